@@ -1,0 +1,75 @@
+/* The backend registry and the active-backend pointer (after BLAKE3's blake3_dispatch.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* Best first: the first supported entry is what "auto" picks. */
+static const df__backend *const df__registry[] = {
+#ifdef DF_HAVE_AVX2
+    &df__backend_avx2,
+#endif
+    &df__backend_scalar,
+};
+#define DF__REGISTRY_SIZE (sizeof df__registry / sizeof df__registry[0])
+
+_Atomic(const df__backend *) df__active;
+
+static const df__backend *df__best(void)
+{
+    for (size_t i = 0; i < DF__REGISTRY_SIZE; i++)
+        if (df__registry[i]->cpu_supports()) return df__registry[i];
+    return &df__backend_scalar;
+}
+
+static const df__backend *df__find(const char *name)
+{
+    for (size_t i = 0; i < DF__REGISTRY_SIZE; i++)
+        if (strcmp(df__registry[i]->name, name) == 0) return df__registry[i];
+    return NULL;
+}
+
+/* Every racing thread computes the same answer; the first store wins and the others adopt
+ * it, so all see one backend. An unknown or unsupported DIRFILL_BACKEND falls back to the
+ * best supported backend: the library never runs an instruction the CPU lacks. */
+const df__backend *df__backend_resolve(void)
+{
+    const df__backend *want = df__best();
+    const char *env = getenv("DIRFILL_BACKEND");
+    if (env && strcmp(env, "auto") != 0) {
+        const df__backend *named = df__find(env);
+        if (named && named->cpu_supports()) want = named;
+    }
+    const df__backend *expected = NULL;
+    if (atomic_compare_exchange_strong_explicit(&df__active, &expected, want, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return want;
+    return expected;
+}
+
+void df__backend_force(const df__backend *b)
+{
+    atomic_store_explicit(&df__active, b, memory_order_release);
+}
+
+const char *df_backend_name(void) { return df__backend_active()->name; }
+
+size_t df_backend_count(void) { return DF__REGISTRY_SIZE; }
+
+bool df_backend_info_at(size_t i, df_backend_info *out)
+{
+    if (i >= DF__REGISTRY_SIZE || !out) return false;
+    out->name = df__registry[i]->name;
+    out->supported = df__registry[i]->cpu_supports();
+    return true;
+}
+
+df_status df_backend_select(const char *name)
+{
+    if (!name) return DF_ERR_UNKNOWN_BACKEND;
+    const df__backend *b = strcmp(name, "auto") == 0 ? df__best() : df__find(name);
+    if (!b) return DF_ERR_UNKNOWN_BACKEND;
+    if (!b->cpu_supports()) return DF_ERR_UNSUPPORTED_BACKEND;
+    df__backend_force(b);
+    return DF_OK;
+}

@@ -1,0 +1,255 @@
+/* FEN parsing and formatting. The parser reads exactly len bytes, never more, allocates
+ * nothing and does not recurse: any byte string is safe input. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dirfill/board.h"
+
+typedef struct {
+    const char *start;
+    size_t len, offset;
+} df__field;
+
+static const char *const df__field_names[] = {
+    "",           "piece placement", "side to move",    "castling",
+    "en passant", "half-move clock", "full-move number"};
+
+/* Printable form of a byte for messages: the character itself, or \xNN. */
+static void df__byte_name(char out[8], unsigned char c)
+{
+    if (c >= 0x20 && c < 0x7f)
+        snprintf(out, 8, "'%c'", c);
+    else
+        snprintf(out, 8, "\\x%02x", c);
+}
+
+static df_status df__fail(df_fen_error *err, df_fen_error_kind kind, int field, size_t offset,
+                          const char *fmt, ...)
+{
+    if (!err) return DF_ERR_FEN;
+    err->kind = kind;
+    err->field = field;
+    err->offset = offset;
+    int n = field ? snprintf(err->message, sizeof err->message, "%s: ", df__field_names[field]) : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
+    va_end(ap);
+    return DF_ERR_FEN;
+}
+
+static bool df__is_space(char c) { return c == ' ' || c == '\t'; }
+
+/* Piece type of a FEN letter (upper case white), or -1. */
+static int df__piece_of(unsigned char c, int *color)
+{
+    static const char letters[] = "pnbrqkPNBRQK";
+    const char *p = c ? memchr(letters, c, 12) : NULL;
+    if (!p) return -1;
+    int i = (int)(p - letters);
+    *color = i < 6 ? DF_BLACK : DF_WHITE;
+    return i % 6;
+}
+
+static df_status df__parse_placement(df_board *b, df__field f, df_fen_error *err)
+{
+    int rank = 7, file = 0;
+    for (size_t i = 0; i < f.len; i++) {
+        unsigned char c = (unsigned char)f.start[i];
+        size_t at = f.offset + i;
+        if (c == '/') {
+            if (file != 8)
+                return df__fail(err, DF_FEN_RANK_WIDTH, 1, at, "rank %d has %d files, not 8",
+                                rank + 1, file);
+            if (--rank < 0) return df__fail(err, DF_FEN_RANK_COUNT, 1, at, "more than 8 ranks");
+            file = 0;
+        } else if (c >= '1' && c <= '8') {
+            file += c - '0';
+            if (file > 8)
+                return df__fail(err, DF_FEN_RANK_WIDTH, 1, at, "rank %d has more than 8 files",
+                                rank + 1);
+        } else {
+            int color, type = df__piece_of(c, &color);
+            if (type < 0) {
+                char name[8];
+                df__byte_name(name, c);
+                return df__fail(err, DF_FEN_PIECE, 1, at, "unknown piece letter %s", name);
+            }
+            if (file >= 8)
+                return df__fail(err, DF_FEN_RANK_WIDTH, 1, at, "rank %d has more than 8 files",
+                                rank + 1);
+            df_bb sq = df_square_bb(df_make_square(file++, rank));
+            b->color[color] |= sq;
+            b->piece[type] |= sq;
+        }
+    }
+    if (rank > 0)
+        return df__fail(err, DF_FEN_RANK_COUNT, 1, f.offset + f.len, "%d ranks, not 8", 8 - rank);
+    if (file != 8)
+        return df__fail(err, DF_FEN_RANK_WIDTH, 1, f.offset + f.len, "rank %d has %d files, not 8",
+                        rank + 1, file);
+    for (int c = 0; c < 2; c++) {
+        int kings = df_popcount(b->color[c] & b->piece[DF_KING]);
+        if (kings != 1)
+            return df__fail(err, DF_FEN_KINGS, 1, f.offset, "%s has %d kings, not exactly one",
+                            c ? "black" : "white", kings);
+    }
+    df_bb stray = b->piece[DF_PAWN] & (DF_RANK_1 | DF_RANK_8);
+    if (stray) {
+        int sq = df_lsb(stray);
+        return df__fail(err, DF_FEN_PAWN_RANK, 1, f.offset, "pawn on %c%d (first or last rank)",
+                        'a' + df_file_of(sq), df_rank_of(sq) + 1);
+    }
+    return DF_OK;
+}
+
+static df_status df__parse_castling(df_board *b, df__field f, df_fen_error *err)
+{
+    if (f.len == 1 && f.start[0] == '-') return DF_OK;
+    static const char letters[] = "KQkq";
+    /* Rights need the king and rook on their original squares: e1/h1, e1/a1, e8/h8, e8/a8. */
+    static const unsigned char king_sq[4] = {DF_E1, DF_E1, DF_E8, DF_E8};
+    static const unsigned char rook_sq[4] = {DF_H1, DF_A1, DF_H8, DF_A8};
+    for (size_t i = 0; i < f.len; i++) {
+        const char *p = f.start[i] ? memchr(letters, f.start[i], 4) : NULL;
+        char name[8];
+        df__byte_name(name, (unsigned char)f.start[i]);
+        if (!p)
+            return df__fail(err, DF_FEN_CASTLING, 3, f.offset + i,
+                            "%s is not one of K Q k q or a lone -", name);
+        int r = (int)(p - letters), color = r >> 1;
+        if (b->castling & (1 << r))
+            return df__fail(err, DF_FEN_CASTLING, 3, f.offset + i, "%s repeated", name);
+        df_bb own = b->color[color];
+        if (!((own & b->piece[DF_KING]) >> king_sq[r] & 1) ||
+            !((own & b->piece[DF_ROOK]) >> rook_sq[r] & 1))
+            return df__fail(err, DF_FEN_CASTLING, 3, f.offset + i,
+                            "%s needs the king on %c%d and a rook on %c%d", name,
+                            'a' + df_file_of(king_sq[r]), df_rank_of(king_sq[r]) + 1,
+                            'a' + df_file_of(rook_sq[r]), df_rank_of(rook_sq[r]) + 1);
+        b->castling |= (uint8_t)(1 << r);
+    }
+    return DF_OK;
+}
+
+static df_status df__parse_ep(df_board *b, df__field f, df_fen_error *err)
+{
+    if (f.len == 1 && f.start[0] == '-') return DF_OK;
+    if (f.len != 2 || f.start[0] < 'a' || f.start[0] > 'h' || f.start[1] < '1' || f.start[1] > '8')
+        return df__fail(err, DF_FEN_EN_PASSANT, 4, f.offset, "not a square like e3 or -");
+    int file = f.start[0] - 'a', rank = f.start[1] - '1';
+    int want = b->stm == DF_WHITE ? 5 : 2;
+    if (rank != want)
+        return df__fail(err, DF_FEN_EN_PASSANT, 4, f.offset,
+                        "%c%d is not on rank %d, where %s could capture en passant", f.start[0],
+                        rank + 1, want + 1, b->stm == DF_WHITE ? "white" : "black");
+    int sq = df_make_square(file, rank), pawn_sq = b->stm == DF_WHITE ? sq - 8 : sq + 8;
+    int them = b->stm ^ 1;
+    if (!((b->color[them] & b->piece[DF_PAWN]) >> pawn_sq & 1))
+        return df__fail(err, DF_FEN_EN_PASSANT, 4, f.offset,
+                        "no %s pawn on %c%d that could just have moved two squares",
+                        them ? "black" : "white", 'a' + file, df_rank_of(pawn_sq) + 1);
+    if (df_board_occupied(b) >> sq & 1)
+        return df__fail(err, DF_FEN_EN_PASSANT, 4, f.offset, "%c%d is occupied", f.start[0],
+                        rank + 1);
+    b->ep = (uint8_t)sq;
+    return DF_OK;
+}
+
+static df_status df__parse_counter(uint32_t *out, df__field f, int field, df_fen_error *err)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < f.len; i++) {
+        unsigned char c = (unsigned char)f.start[i];
+        if (c < '0' || c > '9')
+            return df__fail(err, DF_FEN_COUNTER, field, f.offset + i,
+                            "not an unsigned decimal integer");
+        v = v * 10 + (c - '0');
+        if (v > UINT32_MAX)
+            return df__fail(err, DF_FEN_COUNTER, field, f.offset, "does not fit in 32 bits");
+    }
+    *out = (uint32_t)v;
+    return DF_OK;
+}
+
+df_status df_fen_parse(df_board *out, const char *text, size_t len, df_fen_error *err)
+{
+    if (err) memset(err, 0, sizeof *err);
+    if (!text) len = 0;
+    while (len > 0 &&
+           (text[len - 1] == '\r' || text[len - 1] == '\n' || df__is_space(text[len - 1])))
+        len--;
+    df__field fields[7];
+    int n = 0;
+    for (size_t i = 0; i < len;) {
+        if (df__is_space(text[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < len && !df__is_space(text[j])) j++;
+        if (n == 6) return df__fail(err, DF_FEN_FIELD_COUNT, 0, i, "more than 6 fields");
+        fields[n++] = (df__field){text + i, j - i, i};
+        i = j;
+    }
+    if (n != 4 && n != 6)
+        return df__fail(err, DF_FEN_FIELD_COUNT, 0, len,
+                        "%d fields; a FEN has 6 (or 4 without the move counters)", n);
+
+    df_board b;
+    memset(&b, 0, sizeof b);
+    b.ep = DF_SQUARE_NONE;
+    b.fullmove = 1;
+    df_status s = df__parse_placement(&b, fields[0], err);
+    if (s != DF_OK) return s;
+    if (fields[1].len != 1 || (fields[1].start[0] != 'w' && fields[1].start[0] != 'b'))
+        return df__fail(err, DF_FEN_SIDE, 2, fields[1].offset, "not w or b");
+    b.stm = fields[1].start[0] == 'b';
+    if ((s = df__parse_castling(&b, fields[2], err)) != DF_OK) return s;
+    if ((s = df__parse_ep(&b, fields[3], err)) != DF_OK) return s;
+    if (n == 6) {
+        if ((s = df__parse_counter(&b.halfmove, fields[4], 5, err)) != DF_OK) return s;
+        if ((s = df__parse_counter(&b.fullmove, fields[5], 6, err)) != DF_OK) return s;
+    }
+    *out = b;
+    return DF_OK;
+}
+
+size_t df_fen_format(const df_board *b, char *buf, size_t size)
+{
+    static const char letters[2][7] = {"PNBRQK", "pnbrqk"};
+    char tmp[DF_FEN_MAX];
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int gap = 0;
+        for (int file = 0; file < 8; file++) {
+            int sq = df_make_square(file, rank), type = df_board_type_at(b, sq);
+            if (type == DF_PIECE_TYPES) {
+                gap++;
+                continue;
+            }
+            if (gap) tmp[n++] = (char)('0' + gap);
+            gap = 0;
+            tmp[n++] = letters[(b->color[DF_BLACK] >> sq) & 1][type];
+        }
+        if (gap) tmp[n++] = (char)('0' + gap);
+        if (rank) tmp[n++] = '/';
+    }
+    tmp[n++] = ' ';
+    tmp[n++] = b->stm ? 'b' : 'w';
+    tmp[n++] = ' ';
+    if (!b->castling) tmp[n++] = '-';
+    for (int r = 0; r < 4; r++)
+        if (b->castling & (1 << r)) tmp[n++] = "KQkq"[r];
+    tmp[n++] = ' ';
+    if (b->ep >= 64) {
+        tmp[n++] = '-';
+    } else {
+        tmp[n++] = (char)('a' + df_file_of(b->ep));
+        tmp[n++] = (char)('1' + df_rank_of(b->ep));
+    }
+    tmp[n] = 0;
+    return (size_t)snprintf(buf, size, "%s %u %u", tmp, (unsigned)b->halfmove,
+                            (unsigned)b->fullmove);
+}

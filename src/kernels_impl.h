@@ -1,0 +1,178 @@
+/* Internal: the whole-board kernels, written once over one primitive that each backend
+ * supplies before including this file:
+ *
+ *   static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb empty);
+ *       out->r[d] = df_ray_attacks(gen->r[d], empty, d) for all eight d
+ *
+ * and DF__BACKEND_SYMBOL, DF__BACKEND_NAME, DF__CPU_SUPPORTS. The including file is the
+ * only one compiled with its ISA flags, so every kernel below inlines that primitive. */
+#include "backend.h"
+#include "bitslice.h"
+
+static inline void df__broadcast(df_rays *gen, df_bb even, df_bb odd)
+{
+    for (int d = 0; d < 8; d += 2) {
+        gen->r[d] = even;
+        gen->r[d + 1] = odd;
+    }
+}
+
+static void k_slider_rays(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
+{
+    df_rays gen;
+    df__broadcast(&gen, orth, diag);
+    df__rays_from(out, &gen, empty);
+}
+
+static void k_slider_rays_both(df_rays out[2], const df_bb orth[2], const df_bb diag[2],
+                               df_bb empty)
+{
+    df_rays gen[2];
+    df__broadcast(&gen[0], orth[0], diag[0]);
+    df__broadcast(&gen[1], orth[1], diag[1]);
+    df__rays_from(&out[0], &gen[0], empty);
+    df__rays_from(&out[1], &gen[1], empty);
+}
+
+static void k_xrays(df_rays *out, const df_rays *rays, df_bb empty, df_bb blockers)
+{
+    df_rays gen;
+    for (int d = 0; d < 8; d++) gen.r[d] = rays->r[d] & blockers;
+    df__rays_from(out, &gen, empty);
+}
+
+static void k_between_sliders_and_targets(df_rays *out, df_bb orth, df_bb diag, df_bb targets,
+                                          df_bb empty)
+{
+    df_rays gen, from_sliders, from_targets;
+    df__broadcast(&gen, orth, diag);
+    df__rays_from(&from_sliders, &gen, empty);
+    df__broadcast(&gen, targets, targets);
+    df__rays_from(&from_targets, &gen, empty);
+    df_meet(out, &from_sliders, &from_targets);
+}
+
+static void k_slider_rays_batch(df_rays *out, const df_sliders *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++) k_slider_rays(&out[i], in[i].orth, in[i].diag, in[i].empty);
+}
+
+/* Rooks on the orthogonal directions and bishops on the diagonals share one eight-way fill;
+ * queens take a second so that the per-type unions can be told apart. In one direction each
+ * square has at most one attacker, so the per-direction union of both fills, the knight
+ * jumps, the two pawn directions and the king are disjoint per source: counting them with
+ * carry-save adders counts attackers exactly. */
+static void k_attack_map(df_attack_map *m, const df_board *b, int color)
+{
+    const df_bb occ = df_board_occupied(b), empty = ~occ, own = b->color[color];
+    const df_bb rooks = own & b->piece[DF_ROOK], bishops = own & b->piece[DF_BISHOP];
+    const df_bb queens = own & b->piece[DF_QUEEN], knights = own & b->piece[DF_KNIGHT];
+    df_rays gen, rb, q;
+    df_bb count_in[2 * 19];
+
+    df__broadcast(&gen, rooks, bishops);
+    df__rays_from(&rb, &gen, empty);
+    if (queens) {
+        df__broadcast(&gen, queens, queens);
+        df__rays_from(&q, &gen, empty);
+    } else {
+        q = (df_rays){{0}};
+    }
+    df_bb orth = 0, diag = 0, queen = 0;
+    for (int d = 0; d < 8; d += 2) {
+        orth |= rb.r[d];
+        diag |= rb.r[d + 1];
+        queen |= q.r[d] | q.r[d + 1];
+    }
+    for (int d = 0; d < 8; d++) {
+        count_in[d] = m->rays.r[d] = rb.r[d] | q.r[d];
+        gen.r[d] = m->rays.r[d] & occ;
+    }
+    df__rays_from(&m->xrays, &gen, empty);
+
+    df_bb knight = 0;
+    for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
+        knight |= count_in[8 + k] = df_knight_jump(knights, k);
+    const df_bb pawns = own & b->piece[DF_PAWN];
+    count_in[16] = m->by_type[DF_ATK_PAWN_EAST] = df_pawn_east_attacks(pawns, color);
+    count_in[17] = m->by_type[DF_ATK_PAWN_WEST] = df_pawn_west_attacks(pawns, color);
+    count_in[18] = m->by_type[DF_ATK_KING] = df_king_attacks(own & b->piece[DF_KING]);
+    m->by_type[DF_ATK_KNIGHT] = knight;
+    m->by_type[DF_ATK_BISHOP] = diag;
+    m->by_type[DF_ATK_ROOK] = orth;
+    m->by_type[DF_ATK_QUEEN] = queen;
+    m->all = orth | diag | queen | knight | count_in[16] | count_in[17] | count_in[18];
+    df__bitslice_count(m->count, count_in, 19);
+    m->twice = m->count[1] | m->count[2] | m->count[3] | m->count[4];
+}
+
+static void k_attack_maps(df_attack_map out[2], const df_board *b)
+{
+    k_attack_map(&out[0], b, 0);
+    k_attack_map(&out[1], b, 1);
+}
+
+static void k_attack_maps_batch(df_attack_map *out, const df_board *boards, size_t n)
+{
+    for (size_t i = 0; i < n; i++) k_attack_maps(&out[2 * i], &boards[i]);
+}
+
+/* Opposite rays (seed "Checks and Pinned Pieces", Opposite Ray-Directions): an enemy
+ * slider's ray d meets the king's ray d ^ 4 on the empty squares between them (a check:
+ * block squares) or on the one piece between them (pinned when ours). The fills are skipped
+ * when no slider stands on a line through the king, as is usual. */
+static void k_king_safety(df_pins_checks *o, const df_board *b)
+{
+    const int us = b->stm, them = us ^ 1;
+    const df_bb occ = df_board_occupied(b), empty = ~occ;
+    const df_bb own = b->color[us], enemy = b->color[them];
+    const df_bb king = own & b->piece[DF_KING], eking = enemy & b->piece[DF_KING];
+    const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
+    const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
+    const df_bb e_orth = enemy & rq, e_diag = enemy & bq, u_orth = own & rq, u_diag = own & bq;
+    const int ksq = df_lsb(king), eksq = df_lsb(eking);
+    df_rays gen, a, k;
+
+    o->checkers = (df_knight_attacks(king) & enemy & b->piece[DF_KNIGHT]) |
+                  (df_pawn_any_attacks(king, us) & enemy & b->piece[DF_PAWN]);
+    o->pinned = o->pinners = o->check_block = o->discoverers = 0;
+
+    if ((e_orth & df_orthogonal_lines(ksq)) | (e_diag & df_diagonal_lines(ksq))) {
+        df__broadcast(&gen, e_orth, e_diag);
+        df__rays_from(&a, &gen, empty);
+        df__broadcast(&gen, king, king);
+        df__rays_from(&k, &gen, empty);
+        for (int d = 0; d < 8; d++) {
+            df_bb meet = a.r[d] & k.r[d ^ 4];
+            o->pinned |= meet & own;
+            o->check_block |= meet & empty;
+            o->checkers |= k.r[d] & ((d & 1) ? e_diag : e_orth);
+            gen.r[d ^ 4] = meet & own;
+        }
+        if (o->pinned) {
+            df__rays_from(&a, &gen, empty);
+            for (int d = 0; d < 8; d++) o->pinners |= a.r[d] & ((d & 1) ? e_diag : e_orth);
+        }
+    }
+    if ((u_orth & df_orthogonal_lines(eksq)) | (u_diag & df_diagonal_lines(eksq))) {
+        df__broadcast(&gen, u_orth, u_diag);
+        df__rays_from(&a, &gen, empty);
+        df__broadcast(&gen, eking, eking);
+        df__rays_from(&k, &gen, empty);
+        for (int d = 0; d < 8; d++) o->discoverers |= a.r[d] & k.r[d ^ 4] & own;
+    }
+}
+
+const df__backend DF__BACKEND_SYMBOL = {
+    .name = DF__BACKEND_NAME,
+    .cpu_supports = DF__CPU_SUPPORTS,
+    .slider_rays = k_slider_rays,
+    .slider_rays_both = k_slider_rays_both,
+    .xrays = k_xrays,
+    .between_sliders_and_targets = k_between_sliders_and_targets,
+    .slider_rays_batch = k_slider_rays_batch,
+    .attack_map = k_attack_map,
+    .attack_maps = k_attack_maps,
+    .attack_maps_batch = k_attack_maps_batch,
+    .king_safety = k_king_safety,
+};

@@ -1,0 +1,13 @@
+/* The scalar backend: eight independent Kogge-Stone fills, one per direction. Built with
+ * baseline flags; the compiler may still auto-vectorise the loop with SSE2. */
+#include "dirfill/bitboard.h"
+
+static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb empty)
+{
+    for (int d = 0; d < 8; d++) out->r[d] = df_ray_attacks(gen->r[d], empty, d);
+}
+
+#define DF__BACKEND_SYMBOL df__backend_scalar
+#define DF__BACKEND_NAME   "scalar"
+#define DF__CPU_SUPPORTS   df__cpu_always
+#include "../kernels_impl.h"
