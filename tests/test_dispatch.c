@@ -1,0 +1,121 @@
+#define _POSIX_C_SOURCE 200809L /* pthread barriers */
+/* Backend registry, selection, DIRFILL_BACKEND resolution and the first-call race. This
+ * executable never selects a backend before the race: the first resolution happens there. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dft.h"
+#include "reference.h"
+
+enum { THREADS = 16 };
+static pthread_barrier_t start_line;
+static df_bb inputs[THREADS][3];
+static df_rays results[THREADS];
+static const char *seen[THREADS];
+
+static void *first_call(void *arg)
+{
+    int t = (int)(intptr_t)arg;
+    pthread_barrier_wait(&start_line);
+    df_slider_rays(&results[t], inputs[t][0], inputs[t][1], inputs[t][2]);
+    seen[t] = df_backend_name();
+    return NULL;
+}
+
+/* Must run first: 16 threads make the library's first dispatched call at once. */
+static void test_first_call_race(void **state)
+{
+    (void)state;
+    pthread_t th[THREADS];
+    pthread_barrier_init(&start_line, NULL, THREADS);
+    for (int t = 0; t < THREADS; t++) {
+        inputs[t][0] = dft_rand_bb();
+        inputs[t][1] = dft_rand_bb();
+        inputs[t][2] = dft_rand_bb() & ~(inputs[t][0] | inputs[t][1]);
+        assert_int_equal(0, pthread_create(&th[t], NULL, first_call, (void *)(intptr_t)t));
+    }
+    for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
+    pthread_barrier_destroy(&start_line);
+    for (int t = 0; t < THREADS; t++) {
+        assert_ptr_equal(seen[0], seen[t]);
+        for (int d = 0; d < 8; d++)
+            DFT_ASSERT_BB(ref_ray_attacks(inputs[t][d & 1], inputs[t][2], d), results[t].r[d],
+                          "thread %d direction %d", t, d);
+    }
+}
+
+static const char *best_supported(void)
+{
+    df_backend_info info;
+    for (size_t i = 0; df_backend_info_at(i, &info); i++)
+        if (info.supported) return info.name;
+    return NULL;
+}
+
+/* What DIRFILL_BACKEND asked for is used when it is supported; anything else falls back. */
+static void test_environment_resolution(void **state)
+{
+    (void)state;
+    const char *env = getenv("DIRFILL_BACKEND"), *expect = best_supported();
+    df_backend_info info;
+    for (size_t i = 0; env && df_backend_info_at(i, &info); i++)
+        if (strcmp(info.name, env) == 0 && info.supported) expect = info.name;
+    print_message("DIRFILL_BACKEND=%s resolved to %s\n", env ? env : "(unset)", df_backend_name());
+    assert_string_equal(expect, df_backend_name());
+}
+
+static void test_registry(void **state)
+{
+    (void)state;
+    size_t n = df_backend_count();
+    assert_true(n >= 1);
+    df_backend_info info, other;
+    bool scalar = false;
+    for (size_t i = 0; i < n; i++) {
+        assert_true(df_backend_info_at(i, &info));
+        assert_non_null(info.name);
+        for (size_t j = 0; j < i; j++) {
+            assert_true(df_backend_info_at(j, &other));
+            assert_string_not_equal(info.name, other.name);
+        }
+        if (strcmp(info.name, "scalar") == 0) scalar = info.supported;
+    }
+    assert_true(scalar);
+    assert_false(df_backend_info_at(n, &info));
+    assert_false(df_backend_info_at(0, NULL));
+}
+
+static void test_select(void **state)
+{
+    (void)state;
+    assert_int_equal(DF_ERR_UNKNOWN_BACKEND, df_backend_select("avx512"));
+    assert_int_equal(DF_ERR_UNKNOWN_BACKEND, df_backend_select(""));
+    assert_int_equal(DF_ERR_UNKNOWN_BACKEND, df_backend_select(NULL));
+    df_backend_info info;
+    for (size_t i = 0; df_backend_info_at(i, &info); i++) {
+        const char *before = df_backend_name();
+        df_status s = df_backend_select(info.name);
+        if (info.supported) {
+            assert_int_equal(DF_OK, s);
+            assert_string_equal(info.name, df_backend_name());
+        } else {
+            assert_int_equal(DF_ERR_UNSUPPORTED_BACKEND, s);
+            assert_string_equal(before, df_backend_name());
+        }
+    }
+    assert_int_equal(DF_OK, df_backend_select("auto"));
+    assert_string_equal(best_supported(), df_backend_name());
+}
+
+int main(void)
+{
+    dft_srand(dft_seed);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_first_call_race),
+        cmocka_unit_test(test_environment_resolution),
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_select),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
