@@ -69,6 +69,9 @@ static df_status df__parse_placement(df_board *b, df__field f, df_fen_error *err
             if (file > 8)
                 return df__fail(err, DF_FEN_RANK_WIDTH, 1, at, "rank %d has more than 8 files",
                                 rank + 1);
+        } else if (c == '0' || c == '9') {
+            return df__fail(err, DF_FEN_RANK_WIDTH, 1, at,
+                            "digit %c is not a count of 1 to 8 empty squares", c);
         } else {
             int color, type = df__piece_of(c, &color);
             if (type < 0) {

@@ -12,8 +12,7 @@ static df_rays ref_slider_rays(df_bb orth, df_bb diag, df_bb empty)
     return r;
 }
 
-static void assert_rays(const df_rays *expected, const df_rays *actual, const char *what,
-                        long i)
+static void assert_rays(const df_rays *expected, const df_rays *actual, const char *what, long i)
 {
     for (int d = 0; d < 8; d++)
         DFT_ASSERT_BB(expected->r[d], actual->r[d], "%s, input %ld, direction %d", what, i, d);
@@ -145,8 +144,7 @@ static void test_edges(void **state)
     df_slider_rays(&r, 0, 0, DF_FULL);
     for (int d = 0; d < 8; d++) DFT_ASSERT_BB(0, r.r[d], "no sliders d=%d", d);
     df_slider_rays(&r, DF_FULL, DF_FULL, 0);
-    for (int d = 0; d < 8; d++)
-        DFT_ASSERT_BB(df_shift(DF_FULL, d), r.r[d], "full board d=%d", d);
+    for (int d = 0; d < 8; d++) DFT_ASSERT_BB(df_shift(DF_FULL, d), r.r[d], "full board d=%d", d);
     const df_bb corners = 0x8100000000000081ull;
     df_slider_rays(&r, corners, corners, ~corners);
     df_rays ref = ref_slider_rays(corners, corners, ~corners);

@@ -1,0 +1,362 @@
+/* The position level against the piece-by-piece reference, for the backend under test:
+ * attack maps (every field, exact counts), king safety by opposite rays, attackers-to,
+ * is-attacked, attacked-by-piece, gives-check, attack bytes and single-slider x-rays. */
+#include <string.h>
+
+#include "dft.h"
+#include "reference.h"
+
+#define POSITIONS (DFT_ITERATIONS / 10)
+
+static void assert_map(const df_attack_map *e, const df_attack_map *a, const char *fen)
+{
+    for (int d = 0; d < 8; d++) {
+        DFT_ASSERT_BB(e->rays.r[d], a->rays.r[d], "rays d=%d %s", d, fen);
+        DFT_ASSERT_BB(e->xrays.r[d], a->xrays.r[d], "xrays d=%d %s", d, fen);
+    }
+    for (int t = 0; t < DF_ATK_KINDS; t++)
+        DFT_ASSERT_BB(e->by_type[t], a->by_type[t], "kind %d %s", t, fen);
+    DFT_ASSERT_BB(e->all, a->all, "all %s", fen);
+    DFT_ASSERT_BB(e->twice, a->twice, "twice %s", fen);
+    for (int k = 0; k < DF_COUNT_BITS; k++)
+        DFT_ASSERT_BB(e->count[k], a->count[k], "count bit %d %s", k, fen);
+}
+
+static void assert_safety(const df_pins_checks *e, const df_pins_checks *a, const char *fen)
+{
+    DFT_ASSERT_BB(e->checkers, a->checkers, "checkers %s", fen);
+    DFT_ASSERT_BB(e->pinned, a->pinned, "pinned %s", fen);
+    DFT_ASSERT_BB(e->pinners, a->pinners, "pinners %s", fen);
+    DFT_ASSERT_BB(e->check_block, a->check_block, "check_block %s", fen);
+    DFT_ASSERT_BB(e->discoverers, a->discoverers, "discoverers %s", fen);
+}
+
+static const char *fen_of(const df_board *b)
+{
+    static char buf[DF_FEN_MAX];
+    df_fen_format(b, buf, sizeof buf);
+    return buf;
+}
+
+static void test_attack_maps_random(void **state)
+{
+    (void)state;
+    for (long i = 0; i < POSITIONS; i++) {
+        df_board b;
+        dft_rand_board(&b);
+        df_attack_map got[2], ref;
+        df_attack_maps(got, &b);
+        for (int c = 0; c < 2; c++) {
+            ref_attack_map(&ref, &b, c);
+            assert_map(&ref, &got[c], fen_of(&b));
+            df_attack_map one;
+            df_attack_map_side(&one, &b, c);
+            assert_map(&ref, &one, fen_of(&b));
+            for (int n = 0; n <= 20; n++) {
+                df_bb at_least = 0;
+                for (int sq = 0; sq < 64; sq++) {
+                    int count = 0;
+                    for (int k = 0; k < DF_COUNT_BITS; k++)
+                        count |= (int)((ref.count[k] >> sq) & 1) << k;
+                    if (count >= n) at_least |= df_square_bb(sq);
+                    if (n == 0) assert_int_equal(count, df_attack_count(&got[c], sq));
+                }
+                DFT_ASSERT_BB(at_least, df_attacked_at_least(&got[c], n), "at least %d", n);
+            }
+        }
+    }
+}
+
+static void test_attack_maps_batch(void **state)
+{
+    (void)state;
+    enum { N = 33 };
+    static df_board boards[N];
+    static df_attack_map maps[2 * N];
+    for (int i = 0; i < N; i++) dft_rand_board(&boards[i]);
+    df_attack_maps_batch(maps, boards, N);
+    for (int i = 0; i < N; i++) {
+        df_attack_map one[2];
+        df_attack_maps(one, &boards[i]);
+        assert_map(&one[0], &maps[2 * i], "batch white");
+        assert_map(&one[1], &maps[2 * i + 1], "batch black");
+    }
+}
+
+/* d4 attacked sixteen times: eight knights, two pawns, the king and five sliders (the
+ * pawns and the king close three lines). Sixteen needs the fifth counter plane. */
+static void test_crowded_square(void **state)
+{
+    (void)state;
+    const char *fen = "3R4/B5B1/2N1N3/1N3N2/R3K3/1NP1PN2/2N1N3/3R3k w - - 0 1";
+    df_board b = dft_fen(fen);
+    df_attack_map m, ref;
+    df_attack_map_side(&m, &b, DF_WHITE);
+    ref_attack_map(&ref, &b, DF_WHITE);
+    assert_map(&ref, &m, fen);
+    assert_int_equal(16, df_attack_count(&m, DF_D4));
+    DFT_ASSERT_BB(df_square_bb(DF_D4), df_attacked_at_least(&m, 16), "only d4 sixteen times");
+}
+
+static void test_king_safety_random(void **state)
+{
+    (void)state;
+    long pins = 0, checks = 0, discs = 0;
+    for (long i = 0; i < POSITIONS; i++) {
+        df_board b;
+        dft_rand_board(&b);
+        df_pins_checks got, ref;
+        df_king_safety(&got, &b);
+        ref_king_safety(&ref, &b);
+        assert_safety(&ref, &got, fen_of(&b));
+        pins += ref.pinned != 0;
+        checks += ref.checkers != 0;
+        discs += ref.discoverers != 0;
+    }
+    print_message("positions with pins %ld, checks %ld, discoverers %ld\n", pins, checks, discs);
+    assert_true(pins > POSITIONS / 20 && checks > POSITIONS / 20 && discs > POSITIONS / 20);
+}
+
+typedef struct {
+    const char *fen;
+    df_bb checkers, pinned, pinners, check_block, discoverers;
+} safety_case;
+
+#define SQ(s) (UINT64_C(1) << DF_##s)
+static const safety_case safety_cases[] = {
+    /* Pins in all eight directions around a king on d4; the knight on d5 also stands
+     * between the bishop on e4 and the black king: a discoverer. */
+    {"k2r4/6b1/1b6/2PNP3/q1RKB2r/2QRN3/1b3q2/3r4 w - - 0 1", 0,
+     SQ(D5) | SQ(E5) | SQ(E4) | SQ(E3) | SQ(D3) | SQ(C3) | SQ(C4) | SQ(C5),
+     SQ(D8) | SQ(G7) | SQ(H4) | SQ(F2) | SQ(D1) | SQ(B2) | SQ(A4) | SQ(B6), 0, SQ(D5)},
+    /* Double check: rook e8 and knight f3. */
+    {"4r2k/8/8/8/8/5n2/8/4K3 w - - 0 1", SQ(E8) | SQ(F3), 0, 0,
+     SQ(E2) | SQ(E3) | SQ(E4) | SQ(E5) | SQ(E6) | SQ(E7), 0},
+    /* Check by each piece type. */
+    {"7k/8/8/8/8/8/3p4/4K3 w - - 0 1", SQ(D2), 0, 0, 0, 0},
+    {"7k/8/8/8/8/3n4/8/4K3 w - - 0 1", SQ(D3), 0, 0, 0, 0},
+    {"7k/8/8/b7/8/8/8/4K3 w - - 0 1", SQ(A5), 0, 0, SQ(B4) | SQ(C3) | SQ(D2), 0},
+    {"7k/8/8/8/8/8/8/r3K3 w - - 0 1", SQ(A1), 0, 0, SQ(B1) | SQ(C1) | SQ(D1), 0},
+    {"7k/8/8/8/8/8/5q2/4K3 w - - 0 1", SQ(F2), 0, 0, 0, 0},
+    /* Batteries: rook in front of queen, queen in front of bishop, two rooks. */
+    {"4q2k/4r3/8/8/8/8/4N3/4K3 w - - 0 1", 0, SQ(E2), SQ(E7), 0, 0},
+    {"k7/8/8/8/8/2b5/1q6/K7 w - - 0 1", SQ(B2), 0, 0, 0, 0},
+    {"k3r3/4r3/8/8/4B3/8/8/4K3 w - - 0 1", 0, SQ(E4), SQ(E7), 0, 0},
+    /* K-N-q-r: only q pins; K-q-N-r: check, nothing pinned. */
+    {"k7/8/8/8/8/8/8/KNqr4 w - - 0 1", 0, SQ(B1), SQ(C1), 0, 0},
+    {"k7/8/8/8/8/8/8/KqNr4 w - - 0 1", SQ(B1), 0, 0, 0, 0},
+    /* Discovered-check set-ups: knight between rook and king; our own king in between. */
+    {"4k3/8/8/4N3/8/8/8/4R1K1 w - - 0 1", 0, 0, 0, 0, SQ(E5)},
+    {"k7/8/8/8/K7/8/8/R7 w - - 0 1", 0, 0, 0, 0, SQ(A4)},
+    /* Kings in corners and on edges, black to move. */
+    {"7k/6P1/8/8/8/8/8/R6K b - - 0 1", SQ(G7), 0, 0, 0, 0},
+    {"K7/8/8/8/8/8/1p6/k6R b - - 0 1", SQ(H1), 0, 0,
+     SQ(B1) | SQ(C1) | SQ(D1) | SQ(E1) | SQ(F1) | SQ(G1), 0},
+    /* En passant: K P p r on a rank is no pin; the sets ignore the en-passant square. */
+    {"8/8/8/KPp4r/8/8/8/7k w - c6 0 2", 0, 0, 0, 0, 0},
+};
+
+static void test_king_safety_hand_made(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof safety_cases / sizeof safety_cases[0]; i++) {
+        const safety_case *c = &safety_cases[i];
+        df_board b = dft_fen(c->fen);
+        df_pins_checks got, ref;
+        df_king_safety(&got, &b);
+        ref_king_safety(&ref, &b);
+        assert_safety(&ref, &got, c->fen);
+        const df_pins_checks want = {c->checkers, c->pinned, c->pinners, c->check_block,
+                                     c->discoverers};
+        assert_safety(&want, &got, c->fen);
+    }
+}
+
+static void test_square_queries_random(void **state)
+{
+    (void)state;
+    for (long i = 0; i < POSITIONS / 4; i++) {
+        df_board b;
+        dft_rand_board(&b);
+        df_bb occ = df_board_occupied(&b);
+        if (i & 1) occ &= dft_rand_bb() | b.piece[DF_KING]; /* any occupancy */
+        for (int sq = 0; sq < 64; sq++) {
+            df_bb want = ref_attackers_to(&b, sq, occ);
+            DFT_ASSERT_BB(want, df_attackers_to(&b, sq, occ), "sq=%d %s", sq, fen_of(&b));
+            for (int by = 0; by < 2; by++)
+                assert_int_equal((want & b.color[by]) != 0, df_is_attacked(&b, sq, by, occ));
+        }
+    }
+}
+
+static void test_attacks_square_random(void **state)
+{
+    (void)state;
+    for (long i = 0; i < DFT_ITERATIONS; i++) {
+        int from = (int)(dft_rand() & 63), to = (int)(dft_rand() & 63);
+        int type = (int)(dft_rand() % 6), color = (int)(dft_rand() & 1);
+        df_bb occ = dft_rand_bb();
+        bool want = (ref_piece_attacks(type, color, from, occ) >> to) & 1;
+        if (want != df_attacks_square(type, color, from, to, occ))
+            fail_msg("type %d color %d from %d to %d occ 0x%llx: expected %d", type, color, from,
+                     to, (unsigned long long)occ, want);
+    }
+}
+
+/* The reference for gives-check: play the move on a copy, then look at the enemy king. */
+static int ref_gives_check(const df_board *b, int from, int to, int promo)
+{
+    df_board n = *b;
+    const int us = b->stm, type = df_board_type_at(b, from);
+    const df_bb f = df_square_bb(from), t = df_square_bb(to);
+    for (int k = 0; k < DF_PIECE_TYPES; k++) n.piece[k] &= ~(f | t);
+    n.color[0] &= ~(f | t);
+    n.color[1] &= ~(f | t);
+    int new_type = promo < DF_PIECE_TYPES ? promo : type;
+    n.piece[new_type] |= t;
+    n.color[us] |= t;
+    df_bb moved = t;
+    if (type == DF_PAWN && to == b->ep) {
+        df_bb cap = df_square_bb(us ? to + 8 : to - 8);
+        n.piece[DF_PAWN] &= ~cap;
+        n.color[us ^ 1] &= ~cap;
+    }
+    if (type == DF_KING && (to - from == 2 || from - to == 2)) {
+        df_bb rf = df_square_bb(to > from ? from + 3 : from - 4),
+              rt = df_square_bb((from + to) / 2);
+        n.piece[DF_ROOK] = (n.piece[DF_ROOK] & ~rf) | rt;
+        n.color[us] = (n.color[us] & ~rf) | rt;
+        moved |= rt;
+    }
+    const df_bb occ = df_board_occupied(&n);
+    const int eksq = df_board_king(&n, us ^ 1);
+    int result = 0;
+    for (int sq = 0; sq < 64; sq++) {
+        if (!((n.color[us] >> sq) & 1)) continue;
+        if (!((ref_piece_attacks(df_board_type_at(&n, sq), us, sq, occ) >> eksq) & 1)) continue;
+        result |= (moved >> sq) & 1 ? DF_CHECK_DIRECT : DF_CHECK_DISCOVERED;
+    }
+    return result;
+}
+
+static void test_gives_check_random(void **state)
+{
+    (void)state;
+    long direct = 0, discovered = 0;
+    for (long i = 0; i < POSITIONS; i++) {
+        df_board b;
+        dft_rand_board(&b);
+        const int us = b.stm;
+        df_bb own = b.color[us] & ~b.piece[DF_KING];
+        if (!own) continue;
+        int from = df_lsb(own), skip = (int)(dft_rand() % (unsigned)df_popcount(own));
+        while (skip--) {
+            own &= own - 1;
+            from = df_lsb(own);
+        }
+        int type = df_board_type_at(&b, from);
+        df_bb targets = ref_piece_attacks(type, us, from, df_board_occupied(&b)) & ~b.color[us] &
+                        ~b.piece[DF_KING];
+        if (!targets) continue;
+        int to = df_lsb(targets);
+        /* Only positions where the enemy king is not already in check: then every check
+         * by a piece that did not move is a discovered one. */
+        if (df_attackers_to(&b, df_board_king(&b, us ^ 1), df_board_occupied(&b)) & b.color[us])
+            continue;
+        int promo = type == DF_PAWN && (to < 8 || to >= 56) ? DF_KNIGHT + (int)(dft_rand() % 4)
+                                                            : DF_PIECE_TYPES;
+        int want = ref_gives_check(&b, from, to, promo);
+        direct += (want & DF_CHECK_DIRECT) != 0;
+        discovered += (want & DF_CHECK_DISCOVERED) != 0;
+        if (want != df_gives_check(&b, from, to, promo))
+            fail_msg("%s: move %d-%d promo %d: expected %d", fen_of(&b), from, to, promo, want);
+    }
+    print_message("direct checks %ld, discovered %ld\n", direct, discovered);
+    assert_true(direct > 0 && discovered > 0);
+}
+
+static void test_gives_check_special(void **state)
+{
+    (void)state;
+    /* Castling with check from the rook; en passant with a discovered check on the rank
+     * cleared by removing the captured pawn; promotion to a knight giving check. */
+    df_board b = dft_fen("5k2/8/8/8/8/8/8/4K2R w K - 0 1");
+    assert_int_equal(DF_CHECK_DIRECT, df_gives_check(&b, DF_E1, DF_G1, DF_PIECE_TYPES));
+    b = dft_fen("8/8/8/8/k2Pp2Q/8/8/4K3 b - d3 0 1");
+    assert_int_equal(DF_CHECK_NONE, df_gives_check(&b, DF_E4, DF_D3, DF_PIECE_TYPES));
+    b = dft_fen("8/8/8/8/K2Pp2q/8/8/7k b - d3 0 1");
+    assert_int_equal(DF_CHECK_DISCOVERED, df_gives_check(&b, DF_E4, DF_D3, DF_PIECE_TYPES));
+    b = dft_fen("3k4/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    assert_int_equal(DF_CHECK_DIRECT, df_gives_check(&b, DF_B7, DF_B8, DF_QUEEN));
+    assert_int_equal(DF_CHECK_NONE, df_gives_check(&b, DF_B7, DF_B8, DF_KNIGHT));
+    b = dft_fen("8/1P1k4/8/8/8/8/8/4K3 w - - 0 1");
+    assert_int_equal(DF_CHECK_NONE, df_gives_check(&b, DF_B7, DF_B8, DF_QUEEN));
+    b = dft_fen("8/1P6/2k5/8/8/8/8/4K3 w - - 0 1");
+    assert_int_equal(DF_CHECK_DIRECT, df_gives_check(&b, DF_B7, DF_B8, DF_KNIGHT));
+}
+
+static void test_attack_bytes_random(void **state)
+{
+    (void)state;
+    for (long i = 0; i < POSITIONS / 10; i++) {
+        df_board b;
+        dft_rand_board(&b);
+        df_attack_map m;
+        df_attack_map_side(&m, &b, DF_WHITE);
+        uint8_t bytes[64];
+        df_attack_bytes(bytes, &m);
+        for (int sq = 0; sq < 64; sq++) {
+            int n = 0, kinds = 0;
+            for (int s = 0; s < 64; s++) {
+                int t = df_board_type_at(&b, s);
+                if (!((b.color[0] >> s) & 1)) continue;
+                if (!((ref_piece_attacks(t, 0, s, df_board_occupied(&b)) >> sq) & 1)) continue;
+                n++;
+                static const int bits[6] = {DF_EDB_PAWN, DF_EDB_MINOR, DF_EDB_MINOR,
+                                            DF_EDB_ROOK, DF_EDB_QUEEN, DF_EDB_KING};
+                kinds |= bits[t];
+            }
+            assert_int_equal((n > 7 ? 7 : n) | kinds, bytes[sq]);
+        }
+    }
+}
+
+static void test_single_slider_xrays_random(void **state)
+{
+    (void)state;
+    for (long i = 0; i < DFT_ITERATIONS / 4; i++) {
+        int sq = (int)(dft_rand() & 63);
+        df_bb occ = dft_rand_bb() | df_square_bb(sq), blockers = occ & dft_rand_bb();
+        df_bb rook = 0, bishop = 0;
+        for (int d = 0; d < 8; d++) {
+            int s = ref_step(sq, d);
+            while (s >= 0 && !((occ >> s) & 1)) s = ref_step(s, d);
+            if (s < 0 || !((blockers >> s) & 1)) continue;
+            if (d & 1)
+                bishop |= ref_ray(s, occ, d);
+            else
+                rook |= ref_ray(s, occ, d);
+        }
+        DFT_ASSERT_BB(rook, df_xray_rook_attacks(occ, blockers, sq), "rook sq=%d", sq);
+        DFT_ASSERT_BB(bishop, df_xray_bishop_attacks(occ, blockers, sq), "bishop sq=%d", sq);
+    }
+}
+
+int main(void)
+{
+    dft_setup_backend();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_attack_maps_random),
+        cmocka_unit_test(test_attack_maps_batch),
+        cmocka_unit_test(test_crowded_square),
+        cmocka_unit_test(test_king_safety_random),
+        cmocka_unit_test(test_king_safety_hand_made),
+        cmocka_unit_test(test_square_queries_random),
+        cmocka_unit_test(test_attacks_square_random),
+        cmocka_unit_test(test_gives_check_random),
+        cmocka_unit_test(test_gives_check_special),
+        cmocka_unit_test(test_attack_bytes_random),
+        cmocka_unit_test(test_single_slider_xrays_random),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
