@@ -1,0 +1,85 @@
+/* Baseline: fancy magic bitboards, magics searched at start-up from a fixed seed (sparse
+ * random candidates, the usual method), tables shared per square as in Stockfish. */
+#include <string.h>
+
+#include "bench.h"
+
+typedef struct {
+    df_bb mask, magic;
+    df_bb *attacks;
+    unsigned shift;
+} magic_entry;
+
+static magic_entry rook_m[64], bishop_m[64];
+static df_bb rook_table[102400], bishop_table[5248];
+static uint64_t seed = UINT64_C(0x2545f4914f6cdd1d);
+
+static uint64_t rnd(void)
+{
+    seed ^= seed >> 12;
+    seed ^= seed << 25;
+    seed ^= seed >> 27;
+    return seed * UINT64_C(2685821657736338717);
+}
+
+static df_bb slow_attacks(int sq, df_bb occ, int first_dir)
+{
+    df_bb att = 0;
+    for (int d = first_dir; d < 8; d += 2) att |= df_ray_attacks(df_square_bb(sq), ~occ, d);
+    return att;
+}
+
+static void find_magic(magic_entry *e, df_bb *table, int sq, int first_dir)
+{
+    df_bb occ[4096], ref[4096];
+    int epoch[4096] = {0}, size = 0, cur = 0;
+    e->mask = 0;
+    for (int d = first_dir; d < 8; d += 2) e->mask |= bt_ray[d][sq] & df_shift(DF_FULL, d ^ 4);
+    e->shift = 64u - (unsigned)df_popcount(e->mask);
+    e->attacks = table;
+    df_bb sub = 0;
+    do {
+        occ[size] = sub;
+        ref[size++] = slow_attacks(sq, sub, first_dir);
+        sub = (sub - e->mask) & e->mask;
+    } while (sub);
+    for (;;) {
+        do e->magic = rnd() & rnd() & rnd();
+        while (df_popcount((e->mask * e->magic) >> 56) < 6);
+        cur++;
+        int i = 0;
+        for (; i < size; i++) {
+            unsigned idx = (unsigned)(((occ[i] & e->mask) * e->magic) >> e->shift);
+            if (epoch[idx] < cur) {
+                epoch[idx] = cur;
+                table[idx] = ref[i];
+            } else if (table[idx] != ref[i]) {
+                break;
+            }
+        }
+        if (i == size) return;
+    }
+}
+
+static void magic_init(void)
+{
+    df_bb *r = rook_table, *b = bishop_table;
+    for (int sq = 0; sq < 64; sq++) {
+        find_magic(&rook_m[sq], r, sq, 0);
+        find_magic(&bishop_m[sq], b, sq, 1);
+        r += UINT64_C(1) << (64 - rook_m[sq].shift);
+        b += UINT64_C(1) << (64 - bishop_m[sq].shift);
+    }
+}
+
+static inline df_bb lookup(const magic_entry *e, df_bb occ)
+{
+    return e->attacks[((occ & e->mask) * e->magic) >> e->shift];
+}
+static inline df_bb classic_rook(int sq, df_bb occ) { return lookup(&rook_m[sq], occ); }
+static inline df_bb classic_bishop(int sq, df_bb occ) { return lookup(&bishop_m[sq], occ); }
+static bool magic_available(void) { return true; }
+
+#define CLASSIC_RUNNERS magic_runners
+#include "classic_ops.h"
+const classic_method bench_magic = {"magic", magic_available, magic_init, &magic_runners};
