@@ -1,0 +1,423 @@
+/* The dirfill program against CLI-CONTRACT.md: JSON keys and hex format, stdin order, every
+ * bad-input class, backends and exit statuses, perft output, the benchmark's smoke run. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dft.h"
+#include "json_check.h"
+
+typedef struct {
+    int status;
+    char *out, *err;
+    size_t out_len, err_len;
+} result;
+
+static char *slurp(int fd, size_t *len)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t r;
+    while ((r = read(fd, buf + n, cap - n)) > 0) {
+        n += (size_t)r;
+        if (n == cap) buf = realloc(buf, (cap *= 2) + 1);
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+static int temp_file(void)
+{
+    char name[] = "/tmp/dirfill-cli-XXXXXX";
+    int fd = mkstemp(name);
+    assert_true(fd >= 0);
+    unlink(name);
+    return fd;
+}
+
+/* Runs the program with args (NULL-terminated), stdin bytes and DIRFILL_BACKEND (NULL:
+ * unset). */
+static result run(const char *const *args, const char *in, size_t in_len, const char *backend)
+{
+    int fin = temp_file(), fout = temp_file(), ferr = temp_file();
+    if (in_len) assert_int_equal((ssize_t)in_len, write(fin, in, in_len));
+    lseek(fin, 0, SEEK_SET);
+    const char *argv[32] = {DFT_PROGRAM};
+    int n = 1;
+    while (args[n - 1]) argv[n] = args[n - 1], n++;
+    argv[n] = NULL;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fin, 0);
+        dup2(fout, 1);
+        dup2(ferr, 2);
+        if (backend)
+            setenv("DIRFILL_BACKEND", backend, 1);
+        else
+            unsetenv("DIRFILL_BACKEND");
+        execv(DFT_PROGRAM, (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    result r;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r.out = slurp(fout, &r.out_len);
+    r.err = slurp(ferr, &r.err_len);
+    close(fin);
+    close(fout);
+    close(ferr);
+    return r;
+}
+
+static void done(result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static bool is_hex_set(const char *v, size_t n)
+{
+    if (n != 20 || v[0] != '"' || v[1] != '0' || v[2] != 'x' || v[19] != '"') return false;
+    for (int i = 3; i < 19; i++)
+        if (!strchr("0123456789abcdef", v[i]) || !v[i]) return false;
+    return true;
+}
+
+static df_bb hex_at(const char *line, size_t len, const char *path)
+{
+    size_t n;
+    const char *v = json_find(line, len, path, &n);
+    if (!v) fail_msg("missing key %s in %.*s", path, (int)len, line);
+    if (!is_hex_set(v, n)) fail_msg("%s is not \"0x\" + 16 lowercase hex digits: %.*s", path, (int)n, v);
+    return strtoull(v + 1, NULL, 16);
+}
+
+static const char *const set_keys[] = {"checkers", "pinned", "pinners", "check_block",
+                                       "discoverers"};
+static const char *const side_keys[] = {"pawn_east", "pawn_west", "knight", "bishop", "rook",
+                                        "queen",     "king",      "all",    "twice"};
+static const char *const dirs[] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
+static const int dir_of[] = {DF_N, DF_NE, DF_E, DF_SE, DF_S, DF_SW, DF_W, DF_NW};
+
+/* Every contract key present, every set well-formed and equal to the library's answer. */
+static void check_analysis(const char *line, size_t len, const char *fen)
+{
+    if (!json_valid(line, len)) fail_msg("not JSON: %.*s", (int)len, line);
+    df_board b = dft_fen(fen);
+    df_attack_map m[2];
+    df_pins_checks ks;
+    df_attack_maps(m, &b);
+    df_king_safety(&ks, &b);
+    char s[128];
+    assert_true(json_string_at(line, len, "fen", s, sizeof s));
+    char norm[DF_FEN_MAX];
+    df_fen_format(&b, norm, sizeof norm);
+    assert_string_equal(norm, s);
+    assert_true(json_string_at(line, len, "stm", s, sizeof s));
+    assert_string_equal(b.stm ? "b" : "w", s);
+    assert_true(json_string_at(line, len, "backend", s, sizeof s));
+    const df_bb expect_sets[5] = {ks.checkers, ks.pinned, ks.pinners, ks.check_block,
+                                  ks.discoverers};
+    for (int k = 0; k < 5; k++) assert_true(hex_at(line, len, set_keys[k]) == expect_sets[k]);
+    for (int c = 0; c < 2; c++) {
+        char path[64];
+        const char *side = c ? "black" : "white";
+        for (int k = 0; k < 9; k++) {
+            snprintf(path, sizeof path, "%s.%s", side, side_keys[k]);
+            df_bb want = k < 7 ? m[c].by_type[k] : k == 7 ? m[c].all : m[c].twice;
+            assert_true(hex_at(line, len, path) == want);
+        }
+        for (int d = 0; d < 8; d++) {
+            snprintf(path, sizeof path, "%s.rays.%s", side, dirs[d]);
+            assert_true(hex_at(line, len, path) == m[c].rays.r[dir_of[d]]);
+            snprintf(path, sizeof path, "%s.xrays.%s", side, dirs[d]);
+            assert_true(hex_at(line, len, path) == m[c].xrays.r[dir_of[d]]);
+        }
+    }
+}
+
+static void test_analyze_json(void **state)
+{
+    (void)state;
+    const char *fens[] = {DF_FEN_START,
+                          "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                          "k2r4/6b1/1b6/2PNP3/q1RKB2r/2QRN3/1b3q2/3r4 w - - 0 1",
+                          "4r2k/8/8/8/8/5n2/8/4K3 b - - 0 1"};
+    for (size_t i = 0; i < 4; i++) {
+        result r = run(ARGS("analyze", "--json", "--fen", fens[i]), "", 0, NULL);
+        assert_int_equal(0, r.status);
+        assert_int_equal('\n', r.out[r.out_len - 1]);
+        assert_null(memchr(r.out, '\n', r.out_len - 1)); /* one line */
+        check_analysis(r.out, r.out_len - 1, fens[i]);
+        done(&r);
+    }
+    /* The start position's white pawns attack the whole third rank. */
+    result r = run(ARGS("--backend", "scalar", "analyze", "--json", "--fen", DF_FEN_START), "", 0, NULL);
+    assert_true(hex_at(r.out, r.out_len - 1, "white.pawn_east") == 0x0000000000fe0000ull);
+    char s[32];
+    assert_true(json_string_at(r.out, r.out_len - 1, "backend", s, sizeof s));
+    assert_string_equal("scalar", s);
+    done(&r);
+}
+
+/* Lines in, lines out, in order; blank and comment lines skipped; bad lines reported in
+ * place; exit status 1 at the end. */
+static void test_analyze_stdin(void **state)
+{
+    (void)state;
+    const char in[] = "# a comment\n"
+                      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\r\n"
+                      "\n"
+                      "   \t \r\n"
+                      "nonsense \x01\xff\"\\\n"
+                      "8/8/8/8/8/8/8/8 w - - 0 1\n"
+                      "4k3/8/8/8/8/8/8/4K3 b - -";
+    result r = run(ARGS("analyze", "--json"), in, sizeof in - 1, NULL);
+    assert_int_equal(1, r.status);
+    char *save, *line = strtok_r(r.out, "\n", &save);
+    assert_non_null(line);
+    check_analysis(line, strlen(line), DF_FEN_START);
+    line = strtok_r(NULL, "\n", &save);
+    assert_non_null(line);
+    assert_true(json_valid(line, strlen(line)));
+    char s[256];
+    assert_true(json_string_at(line, strlen(line), "input", s, sizeof s));
+    assert_string_equal("nonsense \\u0001\\u00ff\\\"\\\\", s);
+    assert_true(json_string_at(line, strlen(line), "error", s, sizeof s));
+    assert_true(strlen(s) > 5);
+    line = strtok_r(NULL, "\n", &save);
+    assert_true(json_string_at(line, strlen(line), "error", s, sizeof s));
+    assert_non_null(strstr(s, "king"));
+    line = strtok_r(NULL, "\n", &save);
+    check_analysis(line, strlen(line), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    assert_null(strtok_r(NULL, "\n", &save));
+    assert_non_null(strstr(r.err, "line 5"));
+    done(&r);
+
+    r = run(ARGS("analyze", "--json"), "", 0, NULL); /* empty input */
+    assert_int_equal(0, r.status);
+    assert_int_equal(0, r.out_len);
+    done(&r);
+}
+
+static void test_analyze_hostile_input(void **state)
+{
+    (void)state;
+    size_t big = 10 * 1024 + 3;
+    char *in = malloc(big);
+    for (size_t i = 0; i < big; i++) in[i] = (char)(dft_rand() & 0xff);
+    in[big - 1] = '\n';
+    result r = run(ARGS("analyze", "--json"), in, big, NULL);
+    assert_true(r.status == 0 || r.status == 1);
+    for (char *p = r.out; *p;) {
+        char *nl = strchr(p, '\n');
+        assert_non_null(nl);
+        assert_true(json_valid(p, (size_t)(nl - p)));
+        p = nl + 1;
+    }
+    done(&r);
+    memset(in, '8', big);
+    r = run(ARGS("analyze"), in, big, NULL);
+    assert_int_equal(1, r.status);
+    done(&r);
+    free(in);
+}
+
+static void test_analyze_errors(void **state)
+{
+    (void)state;
+    result r = run(ARGS("analyze", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"),
+                   "", 0, NULL);
+    assert_int_equal(1, r.status);
+    assert_non_null(strstr(r.err, "unknown piece letter 'X'"));
+    assert_int_equal(0, r.out_len);
+    done(&r);
+    r = run(ARGS("analyze", "--json", "--fen", "8/8 w"), "", 0, NULL);
+    assert_int_equal(1, r.status);
+    assert_true(json_valid(r.out, r.out_len));
+    assert_non_null(json_find(r.out, r.out_len, "error", &(size_t){0}));
+    assert_non_null(json_find(r.out, r.out_len, "input", &(size_t){0}));
+    done(&r);
+    r = run(ARGS("analyze", "--frobnicate"), "", 0, NULL);
+    assert_int_equal(2, r.status);
+    done(&r);
+    r = run(ARGS("analyze", "--fen"), "", 0, NULL);
+    assert_int_equal(2, r.status);
+    done(&r);
+}
+
+static void test_analyze_people(void **state)
+{
+    (void)state;
+    result r = run(ARGS("analyze", "--fen", "4r2k/8/8/8/8/5n2/8/4K3 w - - 0 1"), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, "checkers"));
+    assert_non_null(strstr(r.out, "a b c d e f g h"));
+    assert_non_null(strstr(r.out, "2 checker(s)"));
+    done(&r);
+}
+
+static void test_backends(void **state)
+{
+    (void)state;
+    const char *fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+    result r = run(ARGS("--backend", "bogus", "analyze", "--fen", fen), "", 0, NULL);
+    assert_int_equal(2, r.status);
+    assert_non_null(strstr(r.err, "unknown backend 'bogus'"));
+    done(&r);
+    r = run(ARGS("analyze", "--fen", fen), "", 0, "bogus");
+    assert_int_equal(2, r.status);
+    assert_non_null(strstr(r.err, "DIRFILL_BACKEND"));
+    done(&r);
+    /* The option wins over the environment; the option may follow the command. */
+    r = run(ARGS("analyze", "--json", "--fen", fen, "--backend", "scalar"), "", 0, "bogus");
+    assert_int_equal(0, r.status);
+    char s[32];
+    assert_true(json_string_at(r.out, r.out_len - 1, "backend", s, sizeof s));
+    assert_string_equal("scalar", s);
+    done(&r);
+    df_backend_info info;
+    for (size_t i = 0; df_backend_info_at(i, &info); i++) {
+        r = run(ARGS("--backend", info.name, "analyze", "--json", "--fen", fen), "", 0, NULL);
+        if (info.supported) {
+            assert_int_equal(0, r.status);
+            assert_true(json_string_at(r.out, r.out_len - 1, "backend", s, sizeof s));
+            assert_string_equal(info.name, s);
+        } else {
+            assert_int_equal(2, r.status);
+            assert_non_null(strstr(r.err, "cannot run"));
+        }
+        done(&r);
+    }
+}
+
+static void test_help_and_usage(void **state)
+{
+    (void)state;
+    const char *const *helps[] = {ARGS("--help"), ARGS("analyze", "--help"),
+                                  ARGS("perft", "--help"), ARGS("bench", "--help")};
+    for (size_t i = 0; i < 4; i++) {
+        result r = run(helps[i], "", 0, NULL);
+        assert_int_equal(0, r.status);
+        assert_non_null(strstr(r.out, "usage: dirfill"));
+        done(&r);
+    }
+    result r = run(ARGS("--version"), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, DIRFILL_VERSION_STRING));
+    done(&r);
+    const char *const *bad[] = {ARGS("frobnicate"), ARGS("--frobnicate"), ARGS("--backend")};
+    for (size_t i = 0; i < 3; i++) {
+        r = run(bad[i], "", 0, NULL);
+        assert_int_equal(2, r.status);
+        assert_true(r.err_len > 0);
+        done(&r);
+    }
+    r = run((const char *const[]){NULL}, "", 0, NULL);
+    assert_int_equal(2, r.status);
+    done(&r);
+}
+
+static void test_perft(void **state)
+{
+    (void)state;
+    result r = run(ARGS("perft", "--depth", "3"), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_string_equal("8902\n", r.out);
+    done(&r);
+    r = run(ARGS("perft", "--divide", "--depth", "2", "--fen",
+                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+            "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, "e1g1: 43\n"));
+    assert_non_null(strstr(r.out, "e1c1: 43\n"));
+    int lines = 0;
+    for (char *p = r.out; (p = strchr(p, '\n')); p++) lines++;
+    assert_int_equal(48 + 2, lines);
+    assert_non_null(strstr(r.out, "\n2039\n"));
+    done(&r);
+    r = run(ARGS("perft", "--divide", "--depth", "1", "--fen", "8/1P6/8/8/8/8/8/k6K w - - 0 1"), "", 0, NULL);
+    assert_non_null(strstr(r.out, "b7b8q: 1\n"));
+    assert_non_null(strstr(r.out, "b7b8n: 1\n"));
+    done(&r);
+    r = run(ARGS("perft", "--json", "--depth", "2"), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_true(json_valid(r.out, r.out_len));
+    size_t n;
+    const char *v = json_find(r.out, r.out_len, "nodes", &n);
+    assert_non_null(v);
+    assert_int_equal(400, strtol(v, NULL, 10));
+    assert_non_null(json_find(r.out, r.out_len, "seconds", &n));
+    assert_non_null(json_find(r.out, r.out_len, "nps", &n));
+    assert_non_null(json_find(r.out, r.out_len, "depth", &n));
+    assert_non_null(json_find(r.out, r.out_len, "fen", &n));
+    done(&r);
+    const char *const *bad[] = {ARGS("perft"), ARGS("perft", "--depth", "x"),
+                                ARGS("perft", "--depth", "-1"), ARGS("perft", "--depth", "99"),
+                                ARGS("perft", "--depth")};
+    for (size_t i = 0; i < 5; i++) {
+        r = run(bad[i], "", 0, NULL);
+        assert_int_equal(2, r.status);
+        done(&r);
+    }
+    r = run(ARGS("perft", "--depth", "1", "--fen", "bad"), "", 0, NULL);
+    assert_int_equal(1, r.status);
+    done(&r);
+}
+
+/* The benchmark with tiny counts: it must run, verify and print the contract's JSON. */
+static void test_bench_smoke(void **state)
+{
+    (void)state;
+    result r = run(ARGS("bench", "--quick", "--json"), "", 0, NULL);
+    if (r.status) fail_msg("bench failed: %s", r.err);
+    assert_true(json_valid(r.out, r.out_len));
+    size_t n;
+    assert_non_null(json_find(r.out, r.out_len, "cpu", &n));
+    const char *v = json_find(r.out, r.out_len, "backends", &n);
+    assert_non_null(v);
+    assert_non_null(strstr(v, "\"scalar\""));
+    v = json_find(r.out, r.out_len, "results", &n);
+    assert_non_null(v);
+    static const char *const ops[] = {"slider_rays", "slider_rays_both", "slider_union",
+                                      "xrays", "attack_map", "attack_maps_both",
+                                      "king_safety", "attackers_to"};
+    for (size_t i = 0; i < 8; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "\"op\": \"%s\"", ops[i]);
+        assert_non_null(strstr(v, key));
+    }
+    assert_non_null(strstr(v, "\"method\": \"sniper\""));
+    assert_non_null(strstr(v, "\"mode\": \"latency\""));
+    done(&r);
+    r = run(ARGS("bench", "--quick", "--svg", "/tmp/dirfill-test.svg"), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, "vs baseline"));
+    done(&r);
+    r = run(ARGS("bench", "--positions", "3"), "", 0, NULL);
+    assert_int_equal(2, r.status);
+    done(&r);
+}
+
+int main(void)
+{
+    dft_setup_backend();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_analyze_json),   cmocka_unit_test(test_analyze_stdin),
+        cmocka_unit_test(test_analyze_hostile_input), cmocka_unit_test(test_analyze_errors),
+        cmocka_unit_test(test_analyze_people), cmocka_unit_test(test_backends),
+        cmocka_unit_test(test_help_and_usage), cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_bench_smoke),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
