@@ -61,24 +61,22 @@ static int apply_backend(const char *name, const char *source)
     }
 }
 
-int main(int argc, char **argv)
+/* Splits argv into the command and its arguments, taking out the global options. Returns
+ * -1 to go on, or the exit status (help, version, usage errors). */
+static int parse_globals(int argc, char **argv, const char **cmd, char **rest, int *nrest,
+                         const char **backend, const char **source)
 {
-    const char *backend = getenv("DIRFILL_BACKEND"), *source = "DIRFILL_BACKEND";
-    const char *cmd = NULL;
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
-    int nrest = 0;
-    if (!rest) return usage_error(NULL, "out of memory");
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (is_opt(a, "--backend")) {
             if (i + 1 >= argc) return usage_error(NULL, "--backend needs a value");
-            backend = argv[++i];
-            source = "--backend";
+            *backend = argv[++i];
+            *source = "--backend";
         } else if (strncmp(a, "--backend=", 10) == 0) {
-            backend = a + 10;
-            source = "--backend";
-        } else if (cmd) {
-            rest[nrest++] = argv[i];
+            *backend = a + 10;
+            *source = "--backend";
+        } else if (*cmd) {
+            rest[(*nrest)++] = argv[i];
         } else if (is_opt(a, "--help") || is_opt(a, "-h")) {
             fputs(usage, stdout);
             return 0;
@@ -88,24 +86,36 @@ int main(int argc, char **argv)
         } else if (a[0] == '-') {
             return usage_error(NULL, "unknown option '%s' (see dirfill --help)", a);
         } else {
-            cmd = a;
+            *cmd = a;
         }
     }
-    if (!cmd) {
+    if (!*cmd) {
         fputs(usage, stderr);
         return EXIT_USAGE;
     }
-    int status = apply_backend(backend, source);
-    if (status) return status;
-    if (backend && *backend && strcmp(backend, "auto") != 0) cli_backend = backend;
-    if (is_opt(cmd, "analyze"))
-        status = cmd_analyze(nrest, rest);
-    else if (is_opt(cmd, "perft"))
-        status = cmd_perft(nrest, rest);
-    else if (is_opt(cmd, "bench"))
-        status = cmd_bench(nrest, rest);
-    else
-        status = usage_error(NULL, "unknown command '%s' (analyze, perft, bench)", cmd);
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *backend = getenv("DIRFILL_BACKEND"), *source = "DIRFILL_BACKEND";
+    const char *cmd = NULL;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    if (!rest) return usage_error(NULL, "out of memory");
+    int status = parse_globals(argc, argv, &cmd, rest, &nrest, &backend, &source);
+    if (status < 0) status = apply_backend(backend, source);
+    if (status == 0 && cmd) {
+        if (backend && *backend && strcmp(backend, "auto") != 0) cli_backend = backend;
+        if (is_opt(cmd, "analyze"))
+            status = cmd_analyze(nrest, rest);
+        else if (is_opt(cmd, "perft"))
+            status = cmd_perft(nrest, rest);
+        else if (is_opt(cmd, "bench"))
+            status = cmd_bench(nrest, rest);
+        else
+            status = usage_error(NULL, "unknown command '%s' (analyze, perft, bench)", cmd);
+    }
     free(rest);
     return status;
 }

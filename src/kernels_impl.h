@@ -1,13 +1,19 @@
 /* Internal: the whole-board kernels, written once over one primitive that each backend
  * supplies before including this file:
  *
- *   static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb empty);
- *       out->r[d] = df_ray_attacks(gen->r[d], empty, d) for all eight d
+ *   static inline void df__rays_from2(df_rays *out, const df_rays *gen, df_bb empty_orth,
+ *                                     df_bb empty_diag);
+ *       out->r[d] = df_ray_attacks(gen->r[d], d & 1 ? empty_diag : empty_orth, d), all d
  *
  * and DF__BACKEND_SYMBOL, DF__BACKEND_NAME, DF__CPU_SUPPORTS. The including file is the
  * only one compiled with its ISA flags, so every kernel below inlines that primitive. */
 #include "backend.h"
 #include "bitslice.h"
+
+static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb empty)
+{
+    df__rays_from2(out, gen, empty, empty);
+}
 
 static inline void df__broadcast(df_rays *gen, df_bb even, df_bb odd)
 {
@@ -68,7 +74,7 @@ static void k_attack_map(df_attack_map *m, const df_board *b, int color)
     const df_bb rooks = own & b->piece[DF_ROOK], bishops = own & b->piece[DF_BISHOP];
     const df_bb queens = own & b->piece[DF_QUEEN], knights = own & b->piece[DF_KNIGHT];
     df_rays gen, rb, q;
-    df_bb count_in[2 * 19];
+    df_bb count_in[19];
 
     df__broadcast(&gen, rooks, bishops);
     df__rays_from(&rb, &gen, empty);
@@ -102,7 +108,7 @@ static void k_attack_map(df_attack_map *m, const df_board *b, int color)
     m->by_type[DF_ATK_ROOK] = orth;
     m->by_type[DF_ATK_QUEEN] = queen;
     m->all = orth | diag | queen | knight | count_in[16] | count_in[17] | count_in[18];
-    df__bitslice_count(m->count, count_in, 19);
+    df__count19(m->count, count_in);
     m->twice = m->count[1] | m->count[2] | m->count[3] | m->count[4];
 }
 
@@ -117,10 +123,20 @@ static void k_attack_maps_batch(df_attack_map *out, const df_board *boards, size
     for (size_t i = 0; i < n; i++) k_attack_maps(&out[2 * i], &boards[i]);
 }
 
-/* Opposite rays (seed "Checks and Pinned Pieces", Opposite Ray-Directions): an enemy
- * slider's ray d meets the king's ray d ^ 4 on the empty squares between them (a check:
- * block squares) or on the one piece between them (pinned when ours). The fills are skipped
- * when no slider stands on a line through the king, as is usual. */
+/* King safety of the side to move in two eight-way fills (seed "Checks and Pinned Pieces",
+ * Opposite Ray-Directions, with the fill made to do the second ray's work):
+ *  - from our king through empty squares *and our own pieces*: each ray stops at the first
+ *    enemy piece. If that is a slider moving along the ray, the own pieces passed are zero
+ *    (a check: the empty squares passed are the block squares) or one (a pin);
+ *  - from the enemy king through empty squares and those of our pieces that do not slide
+ *    along the ray: it stops at the first enemy piece or at our first slider of the ray's
+ *    kind; one own piece passed on the way to such a slider is a discoverer.
+ * Either fill is skipped when no slider of that side stands on a line through the king. */
+static inline bool df__single(df_bb x) { return x && !(x & (x - 1)); }
+/* All ones when c holds: the per-direction decisions stay branch-free (they are data
+ * dependent and would mispredict). */
+static inline df_bb df__mask(bool c) { return 0 - (df_bb)c; }
+
 static void k_king_safety(df_pins_checks *o, const df_board *b)
 {
     const int us = b->stm, them = us ^ 1;
@@ -131,35 +147,36 @@ static void k_king_safety(df_pins_checks *o, const df_board *b)
     const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
     const df_bb e_orth = enemy & rq, e_diag = enemy & bq, u_orth = own & rq, u_diag = own & bq;
     const int ksq = df_lsb(king), eksq = df_lsb(eking);
-    df_rays gen, a, k;
+    df_rays gen, a;
 
     o->checkers = (df_knight_attacks(king) & enemy & b->piece[DF_KNIGHT]) |
                   (df_pawn_any_attacks(king, us) & enemy & b->piece[DF_PAWN]);
     o->pinned = o->pinners = o->check_block = o->discoverers = 0;
 
     if ((e_orth & df_orthogonal_lines(ksq)) | (e_diag & df_diagonal_lines(ksq))) {
-        df__broadcast(&gen, e_orth, e_diag);
-        df__rays_from(&a, &gen, empty);
         df__broadcast(&gen, king, king);
-        df__rays_from(&k, &gen, empty);
+        df__rays_from(&a, &gen, empty | own);
         for (int d = 0; d < 8; d++) {
-            df_bb meet = a.r[d] & k.r[d ^ 4];
-            o->pinned |= meet & own;
-            o->check_block |= meet & empty;
-            o->checkers |= k.r[d] & ((d & 1) ? e_diag : e_orth);
-            gen.r[d ^ 4] = meet & own;
-        }
-        if (o->pinned) {
-            df__rays_from(&a, &gen, empty);
-            for (int d = 0; d < 8; d++) o->pinners |= a.r[d] & ((d & 1) ? e_diag : e_orth);
+            const df_bb hit = a.r[d] & (d & 1 ? e_diag : e_orth), passed = a.r[d] & own;
+            const df_bb hit_mask = df__mask(hit != 0), none = df__mask(passed == 0);
+            const df_bb one = df__mask(df__single(passed));
+            o->checkers |= hit & none;
+            o->check_block |= a.r[d] & ~hit & none & hit_mask;
+            o->pinned |= passed & one & hit_mask;
+            o->pinners |= hit & one;
         }
     }
     if ((u_orth & df_orthogonal_lines(eksq)) | (u_diag & df_diagonal_lines(eksq))) {
-        df__broadcast(&gen, u_orth, u_diag);
-        df__rays_from(&a, &gen, empty);
         df__broadcast(&gen, eking, eking);
-        df__rays_from(&k, &gen, empty);
-        for (int d = 0; d < 8; d++) o->discoverers |= a.r[d] & k.r[d ^ 4] & own;
+        df__rays_from2(&a, &gen, empty | (own & ~u_orth), empty | (own & ~u_diag));
+        for (int d = 0; d < 8; d++) {
+            const df_bb sliders = d & 1 ? u_diag : u_orth;
+            const df_bb hit = a.r[d] & sliders, passed = a.r[d] & own & ~hit;
+            o->discoverers |= passed & df__mask(df__single(passed) && hit);
+            /* Our slider sees the enemy king (not a legal position, still analysed): it
+             * is a discoverer when another of the same kind stands right behind it. */
+            if (hit && !passed && (df_ray_attacks(hit, empty, d) & sliders)) o->discoverers |= hit;
+        }
     }
 }
 

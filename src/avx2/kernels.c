@@ -39,12 +39,15 @@ static inline simde__m256i df__v(df_bb a, df_bb b, df_bb c, df_bb d)
         gen = simde_mm256_and_si256(SHIFT(gen, s1), wrap);                                         \
     } while (0)
 
-static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb empty)
+/* Lanes alternate orthogonal and diagonal in both halves, so one vector of empties,
+ * {orth, diag, orth, diag}, serves both. */
+static inline void df__rays_from2(df_rays *out, const df_rays *gen, df_bb empty_orth,
+                                  df_bb empty_diag)
 {
     const simde__m256i s1 = df__v(8, 9, 1, 7), s2 = df__v(16, 18, 2, 14), s4 = df__v(32, 36, 4, 28);
     const simde__m256i wrap_pos = df__v(DF_FULL, DF_NOT_A, DF_NOT_A, DF_NOT_H);
     const simde__m256i wrap_neg = df__v(DF_FULL, DF_NOT_H, DF_NOT_H, DF_NOT_A);
-    const simde__m256i e = simde_mm256_set1_epi64x((int64_t)empty);
+    const simde__m256i e = df__v(empty_orth, empty_diag, empty_orth, empty_diag);
     simde__m256i pos = simde_mm256_loadu_si256((const simde__m256i *)&gen->r[0]);
     simde__m256i neg = simde_mm256_loadu_si256((const simde__m256i *)&gen->r[4]);
     simde__m256i pro_pos = simde_mm256_and_si256(e, wrap_pos);

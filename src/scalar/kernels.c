@@ -2,9 +2,11 @@
  * baseline flags; the compiler may still auto-vectorise the loop with SSE2. */
 #include "dirfill/bitboard.h"
 
-static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb empty)
+static inline void df__rays_from2(df_rays *out, const df_rays *gen, df_bb empty_orth,
+                                  df_bb empty_diag)
 {
-    for (int d = 0; d < 8; d++) out->r[d] = df_ray_attacks(gen->r[d], empty, d);
+    for (int d = 0; d < 8; d++)
+        out->r[d] = df_ray_attacks(gen->r[d], d & 1 ? empty_diag : empty_orth, d);
 }
 
 #define DF__BACKEND_SYMBOL df__backend_scalar
