@@ -107,8 +107,8 @@ static void print_row(FILE *out, const df_board *b, const diagram *d, int n)
 static void print_people(FILE *out, const analysis *a)
 {
     const df_attack_map *w = &a->map[DF_WHITE], *k = &a->map[DF_BLACK];
-    fprintf(out, "fen: %s\nbackend: %s, %s to move, %d checker(s)\n\n", a->fen,
-            df_backend_name(), a->b.stm ? "black" : "white", df_popcount(a->ks.checkers));
+    fprintf(out, "fen: %s\nbackend: %s, %s to move, %d checker(s)\n\n", a->fen, df_backend_name(),
+            a->b.stm ? "black" : "white", df_popcount(a->ks.checkers));
     const diagram row1[] = {{"position", 0},
                             {"white attacks", w->all},
                             {"black attacks", k->all},

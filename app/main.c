@@ -45,7 +45,8 @@ static int apply_backend(const char *name, const char *source)
 {
     if (!name || !*name) return 0;
     switch (df_backend_select(name)) {
-    case DF_OK: return 0;
+    case DF_OK:
+        return 0;
     case DF_ERR_UNSUPPORTED_BACKEND:
         return usage_error(NULL, "this CPU cannot run the %s backend (%s)", name, source);
     default: {
@@ -55,8 +56,8 @@ static int apply_backend(const char *name, const char *source)
             strncat(list, info.name, sizeof list - strlen(list) - 1);
             strncat(list, ", ", sizeof list - strlen(list) - 1);
         }
-        return usage_error(NULL, "unknown backend '%s' (%s); choose one of %sauto", name,
-                           source, list);
+        return usage_error(NULL, "unknown backend '%s' (%s); choose one of %sauto", name, source,
+                           list);
     }
     }
 }

@@ -1,5 +1,5 @@
 /* The program's legal move generator, built on the library: pins, checkers and
- * check-block squares from df_king_safety, the enemy attack set (king removed) from
+ * check-block squares from df_checks_and_pins, the enemy attack set (king removed) from
  * df_slider_rays, slider moves per direction from df_slider_rays. Moves are produced as
  * groups of targets, so a leaf count is a sum of popcounts (bulk counting). */
 #ifndef DIRFILL_APP_MOVEGEN_H

@@ -12,9 +12,9 @@
 #include "bench.h"
 #include "report.h"
 
-const char *const op_names[OP_COUNT] = {"slider_rays",  "slider_rays_both", "slider_union",
-                                        "xrays",        "attack_map",       "attack_maps_both",
-                                        "king_safety",  "attackers_to"};
+const char *const op_names[OP_COUNT] = {"slider_rays", "slider_rays_both", "slider_union",
+                                        "xrays",       "attack_map",       "attack_maps_both",
+                                        "king_safety", "attackers_to"};
 const int op_words[OP_COUNT] = {8, 16, 1, 8, 30, 60, 5, 64};
 volatile uint64_t bench_zero = 0;
 

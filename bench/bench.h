@@ -22,9 +22,9 @@ void corpus_build(bench_corpus out[CORPUS_COUNT], size_t count);
 void corpus_free(bench_corpus out[CORPUS_COUNT]);
 
 /* ---- Tables shared by the classic methods (tables.c) ---- */
-extern df_bb bt_ray[8][64];         /* empty-board ray from a square in a direction */
-extern df_bb bt_rook_pseudo[64];    /* rook attacks on an empty board */
-extern df_bb bt_bishop_pseudo[64];  /* bishop attacks on an empty board */
+extern df_bb bt_ray[8][64];        /* empty-board ray from a square in a direction */
+extern df_bb bt_rook_pseudo[64];   /* rook attacks on an empty board */
+extern df_bb bt_bishop_pseudo[64]; /* bishop attacks on an empty board */
 extern df_bb bt_knight[64], bt_king[64], bt_pawn[2][64];
 void tables_init(void);
 
@@ -48,7 +48,6 @@ typedef struct bench_result {
     double ns_per_pos;
     uint64_t checksum;
 } bench_result;
-
 
 /* ---- Operations and runners ---- */
 enum {
@@ -77,26 +76,26 @@ extern volatile uint64_t bench_zero;
 
 /* Defines name_tp and name_lat from the body (the variadic part), which reads the board `b`
  * and writes the words `o`. */
-#define BENCH_RUNNERS(name, op, ...)                                                          \
-    static void name##_tp(const df_board *boards, size_t n, uint64_t *out)                     \
-    {                                                                                          \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const df_board *b = &boards[i];                                                    \
-            uint64_t *o = out + i * (size_t)op_words[op];                                      \
-            __VA_ARGS__;                                                                       \
-        }                                                                                      \
-    }                                                                                          \
-    static void name##_lat(const df_board *boards, size_t n, uint64_t *out)                    \
-    {                                                                                          \
-        const uint64_t zero = bench_zero;                                                      \
-        size_t next = 0;                                                                       \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const df_board *b = &boards[next];                                                 \
-            uint64_t *o = out + i * (size_t)op_words[op], fold = 0;                            \
-            __VA_ARGS__;                                                                       \
-            for (int w = 0; w < op_words[op]; w++) fold |= o[w];                               \
-            next = i + 1 + (size_t)(fold & zero);                                              \
-        }                                                                                      \
+#define BENCH_RUNNERS(name, op, ...)                                                               \
+    static void name##_tp(const df_board *boards, size_t n, uint64_t *out)                         \
+    {                                                                                              \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            const df_board *b = &boards[i];                                                        \
+            uint64_t *o = out + i * (size_t)op_words[op];                                          \
+            __VA_ARGS__;                                                                           \
+        }                                                                                          \
+    }                                                                                              \
+    static void name##_lat(const df_board *boards, size_t n, uint64_t *out)                        \
+    {                                                                                              \
+        const uint64_t zero = bench_zero;                                                          \
+        size_t next = 0;                                                                           \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            const df_board *b = &boards[next];                                                     \
+            uint64_t *o = out + i * (size_t)op_words[op], fold = 0;                                \
+            __VA_ARGS__;                                                                           \
+            for (int w = 0; w < op_words[op]; w++) fold |= o[w];                                   \
+            next = i + 1 + (size_t)(fold & zero);                                                  \
+        }                                                                                          \
     }
 
 /* The attack map as op_words[OP_ATTACK_MAP] words. */

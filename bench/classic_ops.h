@@ -12,9 +12,12 @@
 static inline df_bb classic_attacks(int type, int sq, df_bb occ)
 {
     switch (type) {
-    case DF_BISHOP: return classic_bishop(sq, occ);
-    case DF_ROOK: return classic_rook(sq, occ);
-    default: return classic_rook(sq, occ) | classic_bishop(sq, occ);
+    case DF_BISHOP:
+        return classic_bishop(sq, occ);
+    case DF_ROOK:
+        return classic_rook(sq, occ);
+    default:
+        return classic_rook(sq, occ) | classic_bishop(sq, occ);
     }
 }
 
@@ -74,8 +77,8 @@ static inline void classic_attack_map(df_attack_map *m, const df_board *b, int s
                     m->rays.r[d] |= r;
                     if (hit) {
                         const int h = df_lsb(hit);
-                        m->xrays.r[d] |= classic_attacks(d & 1 ? DF_BISHOP : DF_ROOK, h, occ) &
-                                         bt_ray[d][h];
+                        m->xrays.r[d] |=
+                            classic_attacks(d & 1 ? DF_BISHOP : DF_ROOK, h, occ) & bt_ray[d][h];
                     }
                 }
             }

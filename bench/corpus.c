@@ -83,7 +83,7 @@ static void placements(bench_corpus *c, size_t count)
             do sq = (int)(rnd() & 63);
             while ((df_board_occupied(&b) >> sq) & 1);
             const int color = i < 2 ? i : (int)(rnd() & 1);
-            static const int kinds[8] = {DF_PAWN, DF_PAWN, DF_PAWN, DF_KNIGHT,
+            static const int kinds[8] = {DF_PAWN,   DF_PAWN, DF_PAWN, DF_KNIGHT,
                                          DF_BISHOP, DF_ROOK, DF_ROOK, DF_QUEEN};
             int type = i < 2 ? DF_KING : kinds[rnd() % 8];
             if (type == DF_PAWN && (sq < 8 || sq >= 56)) type = DF_ROOK;

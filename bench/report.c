@@ -47,8 +47,7 @@ static double ns_of(const report *r, const bench_result *like, const char *metho
 }
 
 /* The fastest baseline (or backend) for (op, corpus, mode). */
-static double best_of(const report *r, const bench_result *like, bool backends,
-                      const char **name)
+static double best_of(const report *r, const bench_result *like, bool backends, const char **name)
 {
     double best = 0;
     for (size_t i = 0; i < r->count; i++) {
@@ -67,8 +66,10 @@ static double best_of(const report *r, const bench_result *like, bool backends,
 void report_table(const report *r, FILE *out, int reps)
 {
     fprintf(out, "dirfill bench — %s\n", r->cpu);
-    fprintf(out, "ns per position, median of %d repetitions; ratios > 1 mean faster than the "
-                 "reference\n", reps);
+    fprintf(out,
+            "ns per position, median of %d repetitions; ratios > 1 mean faster than the "
+            "reference\n",
+            reps);
     for (int c = 0; c < r->ncorpora; c++)
         fprintf(out, "  %-10s %zu positions: %s\n", r->corpora[c].name, r->corpora[c].positions,
                 r->corpora[c].how);
@@ -80,8 +81,8 @@ void report_table(const report *r, FILE *out, int reps)
             op = x->op;
             fprintf(out, "\n%s / %s   (checksum 0x%016llx)\n", op, corpus,
                     (unsigned long long)x->checksum);
-            fprintf(out, "  %-8s %-10s %10s %10s %10s %12s\n", "method", "mode", "ns/pos",
-                    "Mpos/s", "vs scalar", "vs baseline");
+            fprintf(out, "  %-8s %-10s %10s %10s %10s %12s\n", "method", "mode", "ns/pos", "Mpos/s",
+                    "vs scalar", "vs baseline");
         }
         const double scalar = ns_of(r, x, "scalar");
         const char *bname = "-";
@@ -91,8 +92,8 @@ void report_table(const report *r, FILE *out, int reps)
             snprintf(vs_scalar, sizeof vs_scalar, "%.2fx", scalar / x->ns_per_pos);
         if (base > 0 && is_backend(r, x->method))
             snprintf(vs_base, sizeof vs_base, "%.2fx %s", base / x->ns_per_pos, bname);
-        fprintf(out, "  %-8s %-10s %10.2f %10.1f %10s %12s\n", x->method, x->mode,
-                x->ns_per_pos, 1e3 / x->ns_per_pos, vs_scalar, vs_base);
+        fprintf(out, "  %-8s %-10s %10.2f %10.1f %10s %12s\n", x->method, x->mode, x->ns_per_pos,
+                1e3 / x->ns_per_pos, vs_scalar, vs_base);
     }
 }
 
@@ -151,8 +152,9 @@ int report_svg(const report *r, const char *path)
     json_string(f, r->cpu, strlen(r->cpu)); /* escaped: safe in XML text for ASCII names */
     fputs("</text>\n", f);
     const double scale = width / maxr;
-    fprintf(f, "<line x1=\"%.1f\" y1=\"50\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\" "
-               "stroke-dasharray=\"4\"/>\n<text x=\"%.1f\" y=\"%d\">1.0</text>\n",
+    fprintf(f,
+            "<line x1=\"%.1f\" y1=\"50\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\" "
+            "stroke-dasharray=\"4\"/>\n<text x=\"%.1f\" y=\"%d\">1.0</text>\n",
             left + scale, left + scale, height - 20, left + scale - 8, height - 6);
     int y = 56;
     for (size_t i = 0; i < r->count; i++) {
@@ -160,15 +162,17 @@ int report_svg(const report *r, const char *path)
         if (strcmp(x->mode, "throughput") || strcmp(x->method, "scalar")) continue;
         const char *bname = "", *kname = "";
         const double best = best_of(r, x, true, &bname), base = best_of(r, x, false, &kname);
-        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s / %s</text>\n", left - 6,
-                y + 18, x->op, x->corpus);
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s / %s</text>\n", left - 6, y + 18,
+                x->op, x->corpus);
         const double v1 = best > 0 ? x->ns_per_pos / best : 0, v2 = base > 0 ? base / best : 0;
-        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"12\" fill=\"#3b6fb6\"/>"
-                   "<text x=\"%.1f\" y=\"%d\">%.2f %s/scalar</text>\n",
+        fprintf(f,
+                "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"12\" fill=\"#3b6fb6\"/>"
+                "<text x=\"%.1f\" y=\"%d\">%.2f %s/scalar</text>\n",
                 left, y + 2, v1 * scale, left + v1 * scale + 4, y + 12, v1, bname);
         if (v2 > 0)
-            fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"12\" fill=\"#e08a2c\"/>"
-                       "<text x=\"%.1f\" y=\"%d\">%.2f vs %s</text>\n",
+            fprintf(f,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"12\" fill=\"#e08a2c\"/>"
+                    "<text x=\"%.1f\" y=\"%d\">%.2f vs %s</text>\n",
                     left, y + 16, v2 * scale, left + v2 * scale + 4, y + 26, v2, kname);
         y += row;
     }

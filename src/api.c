@@ -46,3 +46,8 @@ void df_king_safety(df_pins_checks *out, const df_board *b)
 {
     df__backend_active()->king_safety(out, b);
 }
+
+void df_checks_and_pins(df_pins_checks *out, const df_board *b)
+{
+    df__backend_active()->checks_and_pins(out, b);
+}

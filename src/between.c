@@ -28,5 +28,25 @@
             DF__ROWS8(F, 40), DF__ROWS8(F, 48), DF__ROWS8(F, 56)                                   \
     }
 
+/* Ray from s in direction d: the line of that direction through s, less the squares on the
+ * other side of s (index order: the positive directions grow the index). */
+#define DF__LINE_OF(s, d)                                                                          \
+    ((d) % 4 == 0   ? DF_FILE_A << ((s)&7)                                                         \
+     : (d) % 4 == 2 ? DF_RANK_1 << ((s)&56)                                                        \
+     : (d) % 4 == 1 ? DF_DIAGONAL_OF(s)                                                            \
+                    : DF_ANTI_DIAGONAL_OF(s))
+#define DF__RAY(s, d) (DF__LINE_OF(s, d) & ((d) < 4 ? DF_FULL << (s) << 1 : ~(DF_FULL << (s))))
+#define DF__RAYS(s)                                                                                \
+    {                                                                                              \
+        DF__RAY(s, 0), DF__RAY(s, 1), DF__RAY(s, 2), DF__RAY(s, 3), DF__RAY(s, 4), DF__RAY(s, 5),  \
+            DF__RAY(s, 6), DF__RAY(s, 7)                                                           \
+    }
+#define DF__RAYS8(s)                                                                               \
+    DF__RAYS(s), DF__RAYS(s + 1), DF__RAYS(s + 2), DF__RAYS(s + 3), DF__RAYS(s + 4),               \
+        DF__RAYS(s + 5), DF__RAYS(s + 6), DF__RAYS(s + 7)
+
+DF_ALIGN32 const df_bb df_ray_table[64][8] = {DF__RAYS8(0),  DF__RAYS8(8),  DF__RAYS8(16),
+                                              DF__RAYS8(24), DF__RAYS8(32), DF__RAYS8(40),
+                                              DF__RAYS8(48), DF__RAYS8(56)};
 const df_bb df_between_table[64][64] = DF__TABLE(DF_BETWEEN_CALC);
 const df_bb df_line_table[64][64] = DF__TABLE(DF__LINE);

@@ -5,11 +5,11 @@
 #include "dirfill/board.h"
 
 /* Full adder on bitboards: three one-bit inputs per square give a sum and a carry. */
-#define DF__FA(a, b, c, sum, carry)                                                            \
-    do {                                                                                       \
-        const df_bb u_ = (a) ^ (b);                                                            \
-        sum = u_ ^ (c);                                                                        \
-        carry = ((a) & (b)) | (u_ & (c));                                                      \
+#define DF__FA(a, b, c, sum, carry)                                                                \
+    do {                                                                                           \
+        const df_bb u_ = (a) ^ (b);                                                                \
+        sum = u_ ^ (c);                                                                            \
+        carry = ((a) & (b)) | (u_ & (c));                                                          \
     } while (0)
 
 /* Counts, per square, how many of the 19 sets hold it (one side's 8 ray directions,

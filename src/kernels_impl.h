@@ -5,6 +5,10 @@
  *                                     df_bb empty_diag);
  *       out->r[d] = df_ray_attacks(gen->r[d], d & 1 ? empty_diag : empty_orth, d), all d
  *
+ *   static inline void df__square_rays2(df_rays *out, int sq, df_bb occ_orth, df_bb occ_diag);
+ *       out->r[d] = df_square_ray(sq, d & 1 ? occ_diag : occ_orth, d), all d: the eight
+ *       rays of one square (a king seen as a super-piece), from the empty-board ray table
+ *
  * and DF__BACKEND_SYMBOL, DF__BACKEND_NAME, DF__CPU_SUPPORTS. The including file is the
  * only one compiled with its ISA flags, so every kernel below inlines that primitive. */
 #include "backend.h"
@@ -123,11 +127,12 @@ static void k_attack_maps_batch(df_attack_map *out, const df_board *boards, size
     for (size_t i = 0; i < n; i++) k_attack_maps(&out[2 * i], &boards[i]);
 }
 
-/* King safety of the side to move in two eight-way fills (seed "Checks and Pinned Pieces",
+/* King safety of the side to move in two eight-way king rays (seed "Checks and Pinned Pieces",
  * Opposite Ray-Directions, with the fill made to do the second ray's work):
- *  - from our king through empty squares *and our own pieces*: each ray stops at the first
- *    enemy piece. If that is a slider moving along the ray, the own pieces passed are zero
- *    (a check: the empty squares passed are the block squares) or one (a pin);
+ *  - from our king through empty squares *and our own pieces* (occupancy: the enemy's pieces
+ *    only): each ray stops at the first enemy piece. If that is a slider moving along the ray, the
+ * own pieces passed are zero (a check: the empty squares passed are the block squares) or one (a
+ * pin);
  *  - from the enemy king through empty squares and those of our pieces that do not slide
  *    along the ray: it stops at the first enemy piece or at our first slider of the ray's
  *    kind; one own piece passed on the way to such a slider is a discoverer.
@@ -137,7 +142,15 @@ static inline bool df__single(df_bb x) { return x && !(x & (x - 1)); }
  * dependent and would mispredict). */
 static inline df_bb df__mask(bool c) { return 0 - (df_bb)c; }
 
-static void k_king_safety(df_pins_checks *o, const df_board *b)
+/* Whether a slider of orth or diag stands on a line through sq (on an empty board). */
+static inline bool df__sees(int sq, df_bb orth, df_bb diag)
+{
+    const df_bb *r = df_ray_table[sq];
+    return ((orth & (r[DF_N] | r[DF_E] | r[DF_S] | r[DF_W])) |
+            (diag & (r[DF_NE] | r[DF_NW] | r[DF_SE] | r[DF_SW]))) != 0;
+}
+
+static inline void df__king_safety(df_pins_checks *o, const df_board *b, bool discoverers)
 {
     const int us = b->stm, them = us ^ 1;
     const df_bb occ = df_board_occupied(b), empty = ~occ;
@@ -147,15 +160,14 @@ static void k_king_safety(df_pins_checks *o, const df_board *b)
     const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
     const df_bb e_orth = enemy & rq, e_diag = enemy & bq, u_orth = own & rq, u_diag = own & bq;
     const int ksq = df_lsb(king), eksq = df_lsb(eking);
-    df_rays gen, a;
+    df_rays a;
 
     o->checkers = (df_knight_attacks(king) & enemy & b->piece[DF_KNIGHT]) |
                   (df_pawn_any_attacks(king, us) & enemy & b->piece[DF_PAWN]);
     o->pinned = o->pinners = o->check_block = o->discoverers = 0;
 
-    if ((e_orth & df_orthogonal_lines(ksq)) | (e_diag & df_diagonal_lines(ksq))) {
-        df__broadcast(&gen, king, king);
-        df__rays_from(&a, &gen, empty | own);
+    if (df__sees(ksq, e_orth, e_diag)) {
+        df__square_rays2(&a, ksq, enemy, enemy);
         for (int d = 0; d < 8; d++) {
             const df_bb hit = a.r[d] & (d & 1 ? e_diag : e_orth), passed = a.r[d] & own;
             const df_bb hit_mask = df__mask(hit != 0), none = df__mask(passed == 0);
@@ -166,9 +178,8 @@ static void k_king_safety(df_pins_checks *o, const df_board *b)
             o->pinners |= hit & one;
         }
     }
-    if ((u_orth & df_orthogonal_lines(eksq)) | (u_diag & df_diagonal_lines(eksq))) {
-        df__broadcast(&gen, eking, eking);
-        df__rays_from2(&a, &gen, empty | (own & ~u_orth), empty | (own & ~u_diag));
+    if (discoverers && df__sees(eksq, u_orth, u_diag)) {
+        df__square_rays2(&a, eksq, enemy | u_orth, enemy | u_diag);
         for (int d = 0; d < 8; d++) {
             const df_bb sliders = d & 1 ? u_diag : u_orth;
             const df_bb hit = a.r[d] & sliders, passed = a.r[d] & own & ~hit;
@@ -178,6 +189,12 @@ static void k_king_safety(df_pins_checks *o, const df_board *b)
             if (hit && !passed && (df_ray_attacks(hit, empty, d) & sliders)) o->discoverers |= hit;
         }
     }
+}
+
+static void k_king_safety(df_pins_checks *o, const df_board *b) { df__king_safety(o, b, true); }
+static void k_checks_and_pins(df_pins_checks *o, const df_board *b)
+{
+    df__king_safety(o, b, false);
 }
 
 const df__backend DF__BACKEND_SYMBOL = {
@@ -192,4 +209,5 @@ const df__backend DF__BACKEND_SYMBOL = {
     .attack_maps = k_attack_maps,
     .attack_maps_batch = k_attack_maps_batch,
     .king_safety = k_king_safety,
+    .checks_and_pins = k_checks_and_pins,
 };

@@ -4,24 +4,24 @@
 
 df_bb df_attackers_to(const df_board *b, int sq, df_bb occ)
 {
-    const df_bb s = df_square_bb(sq), empty = ~occ;
+    const df_bb s = df_square_bb(sq);
     const df_bb pawns = b->piece[DF_PAWN];
     return (df_pawn_any_attacks(s, DF_WHITE) & pawns & b->color[DF_BLACK]) |
            (df_pawn_any_attacks(s, DF_BLACK) & pawns & b->color[DF_WHITE]) |
            (df_knight_attacks(s) & b->piece[DF_KNIGHT]) | (df_king_attacks(s) & b->piece[DF_KING]) |
-           (df_rook_attacks(s, empty) & (b->piece[DF_ROOK] | b->piece[DF_QUEEN])) |
-           (df_bishop_attacks(s, empty) & (b->piece[DF_BISHOP] | b->piece[DF_QUEEN]));
+           (df_square_rook_attacks(sq, occ) & (b->piece[DF_ROOK] | b->piece[DF_QUEEN])) |
+           (df_square_bishop_attacks(sq, occ) & (b->piece[DF_BISHOP] | b->piece[DF_QUEEN]));
 }
 
 bool df_is_attacked(const df_board *b, int sq, int by, df_bb occ)
 {
-    const df_bb s = df_square_bb(sq), them = b->color[by & 1], empty = ~occ;
+    const df_bb s = df_square_bb(sq), them = b->color[by & 1];
     if (df_pawn_any_attacks(s, (by & 1) ^ 1) & them & b->piece[DF_PAWN]) return true;
     if (df_knight_attacks(s) & them & b->piece[DF_KNIGHT]) return true;
     if (df_king_attacks(s) & them & b->piece[DF_KING]) return true;
     const df_bb queens = b->piece[DF_QUEEN];
-    if (df_bishop_attacks(s, empty) & them & (b->piece[DF_BISHOP] | queens)) return true;
-    return (df_rook_attacks(s, empty) & them & (b->piece[DF_ROOK] | queens)) != 0;
+    if (df_square_bishop_attacks(sq, occ) & them & (b->piece[DF_BISHOP] | queens)) return true;
+    return (df_square_rook_attacks(sq, occ) & them & (b->piece[DF_ROOK] | queens)) != 0;
 }
 
 /* A slider attacks along its lines when nothing stands strictly between. */
@@ -66,10 +66,10 @@ int df_gives_check(const df_board *b, int from, int to, int promotion)
     if (promotion >= DF_KNIGHT && promotion <= DF_QUEEN) type = promotion;
     if (df_attacks_square(type, us, to, eksq, occ)) result |= DF_CHECK_DIRECT;
 
-    const df_bb ek = df_square_bb(eksq), empty = ~occ, others = own & ~moved;
+    const df_bb others = own & ~moved;
     const df_bb rq = others & (b->piece[DF_ROOK] | b->piece[DF_QUEEN]);
     const df_bb bq = others & (b->piece[DF_BISHOP] | b->piece[DF_QUEEN]);
-    if ((df_rook_attacks(ek, empty) & rq) | (df_bishop_attacks(ek, empty) & bq))
+    if ((df_square_rook_attacks(eksq, occ) & rq) | (df_square_bishop_attacks(eksq, occ) & bq))
         result |= DF_CHECK_DISCOVERED;
     return result;
 }

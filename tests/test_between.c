@@ -42,6 +42,35 @@ static void test_lines_through_square(void **state)
     }
 }
 
+static void test_ray_table(void **state)
+{
+    (void)state;
+    for (int sq = 0; sq < 64; sq++)
+        for (int d = 0; d < 8; d++)
+            DFT_ASSERT_BB(ref_ray(sq, 0, d), df_ray_mask(sq, d), "sq=%d d=%d", sq, d);
+    assert_int_equal(0, (uintptr_t)&df_ray_table[0][0] % 32);
+}
+
+static void test_square_rays_random(void **state)
+{
+    (void)state;
+    for (long i = 0; i < DFT_ITERATIONS; i++) {
+        const int sq = (int)(dft_rand() & 63);
+        const df_bb occ = dft_rand_bb();
+        df_bb rook = 0, bishop = 0;
+        for (int d = 0; d < 8; d++) {
+            const df_bb want = ref_ray(sq, occ, d);
+            DFT_ASSERT_BB(want, df_square_ray(sq, occ, d), "sq=%d d=%d", sq, d);
+            if (d & 1)
+                bishop |= want;
+            else
+                rook |= want;
+        }
+        DFT_ASSERT_BB(rook, df_square_rook_attacks(sq, occ), "rook sq=%d", sq);
+        DFT_ASSERT_BB(bishop, df_square_bishop_attacks(sq, occ), "bishop sq=%d", sq);
+    }
+}
+
 /* The seed's example: between f6 and c3 are d4 and e5; c1-a3 is Dustin's fix. */
 static void test_seed_examples(void **state)
 {
@@ -61,6 +90,8 @@ int main(void)
         cmocka_unit_test(test_line_all_pairs),
         cmocka_unit_test(test_lines_through_square),
         cmocka_unit_test(test_seed_examples),
+        cmocka_unit_test(test_ray_table),
+        cmocka_unit_test(test_square_rays_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,6 +112,9 @@ static void test_king_safety_random(void **state)
         pins += ref.pinned != 0;
         checks += ref.checkers != 0;
         discs += ref.discoverers != 0;
+        df_checks_and_pins(&got, &b);
+        ref.discoverers = 0;
+        assert_safety(&ref, &got, fen_of(&b));
     }
     print_message("positions with pins %ld, checks %ld, discoverers %ld\n", pins, checks, discs);
     assert_true(pins > POSITIONS / 20 && checks > POSITIONS / 20 && discs > POSITIONS / 20);

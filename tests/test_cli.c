@@ -98,7 +98,8 @@ static df_bb hex_at(const char *line, size_t len, const char *path)
     size_t n;
     const char *v = json_find(line, len, path, &n);
     if (!v) fail_msg("missing key %s in %.*s", path, (int)len, line);
-    if (!is_hex_set(v, n)) fail_msg("%s is not \"0x\" + 16 lowercase hex digits: %.*s", path, (int)n, v);
+    if (!is_hex_set(v, n))
+        fail_msg("%s is not \"0x\" + 16 lowercase hex digits: %.*s", path, (int)n, v);
     return strtoull(v + 1, NULL, 16);
 }
 
@@ -149,10 +150,9 @@ static void check_analysis(const char *line, size_t len, const char *fen)
 static void test_analyze_json(void **state)
 {
     (void)state;
-    const char *fens[] = {DF_FEN_START,
-                          "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                          "k2r4/6b1/1b6/2PNP3/q1RKB2r/2QRN3/1b3q2/3r4 w - - 0 1",
-                          "4r2k/8/8/8/8/5n2/8/4K3 b - - 0 1"};
+    const char *fens[] = {
+        DF_FEN_START, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "k2r4/6b1/1b6/2PNP3/q1RKB2r/2QRN3/1b3q2/3r4 w - - 0 1", "4r2k/8/8/8/8/5n2/8/4K3 b - - 0 1"};
     for (size_t i = 0; i < 4; i++) {
         result r = run(ARGS("analyze", "--json", "--fen", fens[i]), "", 0, NULL);
         assert_int_equal(0, r.status);
@@ -162,7 +162,8 @@ static void test_analyze_json(void **state)
         done(&r);
     }
     /* The start position's white pawns attack the whole third rank. */
-    result r = run(ARGS("--backend", "scalar", "analyze", "--json", "--fen", DF_FEN_START), "", 0, NULL);
+    result r =
+        run(ARGS("--backend", "scalar", "analyze", "--json", "--fen", DF_FEN_START), "", 0, NULL);
     assert_true(hex_at(r.out, r.out_len - 1, "white.pawn_east") == 0x0000000000fe0000ull);
     char s[32];
     assert_true(json_string_at(r.out, r.out_len - 1, "backend", s, sizeof s));
@@ -236,8 +237,9 @@ static void test_analyze_hostile_input(void **state)
 static void test_analyze_errors(void **state)
 {
     (void)state;
-    result r = run(ARGS("analyze", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"),
-                   "", 0, NULL);
+    result r =
+        run(ARGS("analyze", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"),
+            "", 0, NULL);
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.err, "unknown piece letter 'X'"));
     assert_int_equal(0, r.out_len);
@@ -346,7 +348,8 @@ static void test_perft(void **state)
     assert_int_equal(48 + 2, lines);
     assert_non_null(strstr(r.out, "\n2039\n"));
     done(&r);
-    r = run(ARGS("perft", "--divide", "--depth", "1", "--fen", "8/1P6/8/8/8/8/8/k6K w - - 0 1"), "", 0, NULL);
+    r = run(ARGS("perft", "--divide", "--depth", "1", "--fen", "8/1P6/8/8/8/8/8/k6K w - - 0 1"), "",
+            0, NULL);
     assert_non_null(strstr(r.out, "b7b8q: 1\n"));
     assert_non_null(strstr(r.out, "b7b8n: 1\n"));
     done(&r);
@@ -390,7 +393,7 @@ static void test_bench_smoke(void **state)
     v = json_find(r.out, r.out_len, "results", &n);
     assert_non_null(v);
     static const char *const ops[] = {"slider_rays", "slider_rays_both", "slider_union",
-                                      "xrays", "attack_map", "attack_maps_both",
+                                      "xrays",       "attack_map",       "attack_maps_both",
                                       "king_safety", "attackers_to"};
     for (size_t i = 0; i < 8; i++) {
         char key[64];
@@ -413,10 +416,10 @@ int main(void)
 {
     dft_setup_backend();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_analyze_json),   cmocka_unit_test(test_analyze_stdin),
+        cmocka_unit_test(test_analyze_json),          cmocka_unit_test(test_analyze_stdin),
         cmocka_unit_test(test_analyze_hostile_input), cmocka_unit_test(test_analyze_errors),
-        cmocka_unit_test(test_analyze_people), cmocka_unit_test(test_backends),
-        cmocka_unit_test(test_help_and_usage), cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_analyze_people),        cmocka_unit_test(test_backends),
+        cmocka_unit_test(test_help_and_usage),        cmocka_unit_test(test_perft),
         cmocka_unit_test(test_bench_smoke),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

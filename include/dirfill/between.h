@@ -48,6 +48,37 @@ static inline df_bb df_diagonal_lines(int sq)
     return DF_DIAGONAL_OF(sq) | DF_ANTI_DIAGONAL_OF(sq);
 }
 
+/** Empty-board rays: df_ray_table[sq][d] holds the squares a slider on sq reaches in
+ *  direction d on an empty board (sq excluded). Compile-time constant, 4 KiB, each square's
+ *  eight rays contiguous and 32-byte aligned in direction order. */
+DF_API extern const df_bb df_ray_table[64][8];
+
+/** The empty-board ray from sq in direction d. */
+static inline df_bb df_ray_mask(int sq, int d) { return df_ray_table[sq][d]; }
+
+/** Attacks of one slider on sq in direction d through occupancy occ: the ray up to and
+ *  including its first occupied square (classic ray lookup with a bit scan; the a1 and h8
+ *  sentinels have empty rays, so no branch is needed). */
+static inline df_bb df_square_ray(int sq, df_bb occ, int d)
+{
+    const df_bb ray = df_ray_table[sq][d], blockers = ray & occ;
+    const int first = d < 4 ? __builtin_ctzll(blockers | (UINT64_C(1) << 63))
+                            : 63 - __builtin_clzll(blockers | 1);
+    return ray ^ df_ray_table[first][d];
+}
+/** Rook attacks of the single square sq through occ. */
+static inline df_bb df_square_rook_attacks(int sq, df_bb occ)
+{
+    return df_square_ray(sq, occ, DF_N) | df_square_ray(sq, occ, DF_E) |
+           df_square_ray(sq, occ, DF_S) | df_square_ray(sq, occ, DF_W);
+}
+/** Bishop attacks of the single square sq through occ. */
+static inline df_bb df_square_bishop_attacks(int sq, df_bb occ)
+{
+    return df_square_ray(sq, occ, DF_NE) | df_square_ray(sq, occ, DF_NW) |
+           df_square_ray(sq, occ, DF_SE) | df_square_ray(sq, occ, DF_SW);
+}
+
 /** Squares strictly between a and b (table lookup). */
 static inline df_bb df_between(int a, int b) { return df_between_table[a][b]; }
 /** The full line through a and b, or empty (table lookup). */

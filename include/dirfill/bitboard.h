@@ -108,7 +108,18 @@ static inline int df_make_square(int file, int rank) { return rank * 8 + file; }
 static inline df_bb df_file_bb(int f) { return DF_FILE_A << f; }
 static inline df_bb df_rank_bb(int r) { return DF_RANK_1 << (8 * r); }
 /** Number of squares in a set. */
-static inline int df_popcount(df_bb b) { return __builtin_popcountll(b); }
+static inline int df_popcount(df_bb b)
+{
+#if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
+    return __builtin_popcountll(b);
+#else
+    /* Baseline x86-64 has no POPCNT instruction; SWAR beats libgcc's __popcountdi2 call. */
+    b -= (b >> 1) & UINT64_C(0x5555555555555555);
+    b = (b & UINT64_C(0x3333333333333333)) + ((b >> 2) & UINT64_C(0x3333333333333333));
+    b = (b + (b >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (int)((b * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
 /** Lowest square of a non-empty set. */
 static inline int df_lsb(df_bb b) { return __builtin_ctzll(b); }
 /** Removes and returns the lowest square of a non-empty set. */

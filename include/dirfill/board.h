@@ -185,6 +185,8 @@ typedef struct df_pins_checks {
 
 /** King safety of the side to move by opposite rays (dispatched). Both kings must exist. */
 DF_API void df_king_safety(df_pins_checks *out, const df_board *b);
+/** The same without the discoverers (left empty): what a legal move generator needs. */
+DF_API void df_checks_and_pins(df_pins_checks *out, const df_board *b);
 
 /* ---- Square-centric queries ------------------------------------------------------------ */
 
@@ -208,16 +210,16 @@ DF_API int df_gives_check(const df_board *b, int from, int to, int promotion);
  *  first blockers that are in blockers are removed. */
 static inline df_bb df_xray_rook_attacks(df_bb occ, df_bb blockers, int sq)
 {
-    df_bb attacks = df_rook_attacks(df_square_bb(sq), ~occ);
+    df_bb attacks = df_square_rook_attacks(sq, occ);
     blockers &= attacks;
-    return attacks ^ df_rook_attacks(df_square_bb(sq), ~(occ ^ blockers));
+    return attacks ^ df_square_rook_attacks(sq, occ ^ blockers);
 }
 /** The bishop form of df_xray_rook_attacks. */
 static inline df_bb df_xray_bishop_attacks(df_bb occ, df_bb blockers, int sq)
 {
-    df_bb attacks = df_bishop_attacks(df_square_bb(sq), ~occ);
+    df_bb attacks = df_square_bishop_attacks(sq, occ);
     blockers &= attacks;
-    return attacks ^ df_bishop_attacks(df_square_bb(sq), ~(occ ^ blockers));
+    return attacks ^ df_square_bishop_attacks(sq, occ ^ blockers);
 }
 
 #ifdef __cplusplus

@@ -8,7 +8,7 @@
  * tests exercise this algorithm everywhere. */
 #include <simde/x86/avx2.h>
 
-#include "dirfill/bitboard.h"
+#include "dirfill/between.h"
 
 #if defined(DF_AVX2_EMULATED)
 #define DF__BACKEND_SYMBOL df__backend_avx2emu
@@ -56,6 +56,29 @@ static inline void df__rays_from2(df_rays *out, const df_rays *gen, df_bb empty_
     DF__KOGGE_STONE(simde_mm256_srlv_epi64, neg, pro_neg, s1, s2, s4, wrap_neg);
     simde_mm256_storeu_si256((simde__m256i *)&out->r[0], pos);
     simde_mm256_storeu_si256((simde__m256i *)&out->r[4], neg);
+}
+
+/* One square's eight rays without Kogge-Stone: the empty-board rays (two loads), their
+ * blockers smeared onward along the ray (an unoccluded doubling shift: bits that wrap
+ * round the board land on parallel lines and are masked off by the ray), and the ray
+ * kept up to its first blocker. */
+static inline void df__square_rays2(df_rays *out, int sq, df_bb occ_orth, df_bb occ_diag)
+{
+    const simde__m256i s1 = df__v(8, 9, 1, 7), s2 = df__v(16, 18, 2, 14), s4 = df__v(32, 36, 4, 28);
+    const simde__m256i occ = df__v(occ_orth, occ_diag, occ_orth, occ_diag);
+    const simde__m256i pos = simde_mm256_load_si256((const simde__m256i *)&df_ray_table[sq][0]);
+    const simde__m256i neg = simde_mm256_load_si256((const simde__m256i *)&df_ray_table[sq][4]);
+    simde__m256i bp = simde_mm256_and_si256(pos, occ), bn = simde_mm256_and_si256(neg, occ);
+    bp = simde_mm256_or_si256(bp, simde_mm256_sllv_epi64(bp, s1));
+    bn = simde_mm256_or_si256(bn, simde_mm256_srlv_epi64(bn, s1));
+    bp = simde_mm256_or_si256(bp, simde_mm256_sllv_epi64(bp, s2));
+    bn = simde_mm256_or_si256(bn, simde_mm256_srlv_epi64(bn, s2));
+    bp = simde_mm256_or_si256(bp, simde_mm256_sllv_epi64(bp, s4));
+    bn = simde_mm256_or_si256(bn, simde_mm256_srlv_epi64(bn, s4));
+    simde_mm256_storeu_si256((simde__m256i *)&out->r[0],
+                             simde_mm256_andnot_si256(simde_mm256_sllv_epi64(bp, s1), pos));
+    simde_mm256_storeu_si256((simde__m256i *)&out->r[4],
+                             simde_mm256_andnot_si256(simde_mm256_srlv_epi64(bn, s1), neg));
 }
 
 #include "../kernels_impl.h"

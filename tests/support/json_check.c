@@ -89,13 +89,20 @@ static bool value(jp *p)
 {
     if (p->i >= p->len) return false;
     switch (p->s[p->i]) {
-    case '{': return container(p, '{', '}');
-    case '[': return container(p, '[', ']');
-    case '"': return string(p);
-    case 't': return literal(p, "true");
-    case 'f': return literal(p, "false");
-    case 'n': return literal(p, "null");
-    default: return number(p);
+    case '{':
+        return container(p, '{', '}');
+    case '[':
+        return container(p, '[', ']');
+    case '"':
+        return string(p);
+    case 't':
+        return literal(p, "true");
+    case 'f':
+        return literal(p, "false");
+    case 'n':
+        return literal(p, "null");
+    default:
+        return number(p);
     }
 }
 
