@@ -2,11 +2,11 @@
 # (see CMakePresets.json). Each target first makes sure the Debian build dependencies are
 # there: installed with apt-get when run as root, else the exact command is printed.
 
-DEPS    := cmake gcc make pkg-config libcmocka-dev libsimde-dev
+DEPS    := cmake gcc g++ make pkg-config libcmocka-dev libsimde-dev
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE := build/release
 
-.PHONY: all bench test test-asan test-tsan bench-plot deps build clean
+.PHONY: all bench test test-asan test-tsan test-fuzz fuzz bench-plot docs deps build clean
 
 all: build
 
@@ -46,6 +46,19 @@ test-tsan: deps
 	cmake --preset tsan
 	cmake --build --preset tsan -j $(JOBS)
 	ctest --preset tsan
+
+# libFuzzer targets under ASan/UBSan with clang: a bounded run of each.
+test-fuzz: deps
+	@command -v clang >/dev/null || $(MAKE) --no-print-directory deps DEPS="clang libclang-rt-14-dev"
+	cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS)
+	ctest --preset fuzz
+
+# Fuzz longer: make fuzz FUZZ_SECONDS=3600 (each target in turn; new inputs kept in build/fuzz).
+FUZZ_SECONDS ?= 300
+fuzz: test-fuzz
+	cd build/fuzz/tests && for t in fen differential; do mkdir -p corpus-$$t && \
+	  ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus-$$t ../../../tests/fuzz/seeds-$$t; done
 
 clean:
 	rm -rf build

@@ -162,8 +162,10 @@ static inline void df__king_safety(df_pins_checks *o, const df_board *b, bool di
     const int ksq = df_lsb(king), eksq = df_lsb(eking);
     df_rays a;
 
+    /* The enemy king counts too: adjacent kings are no legal position, but analysed. */
     o->checkers = (df_knight_attacks(king) & enemy & b->piece[DF_KNIGHT]) |
-                  (df_pawn_any_attacks(king, us) & enemy & b->piece[DF_PAWN]);
+                  (df_pawn_any_attacks(king, us) & enemy & b->piece[DF_PAWN]) |
+                  (df_king_attacks(king) & eking);
     o->pinned = o->pinners = o->check_block = o->discoverers = 0;
 
     if (df__sees(ksq, e_orth, e_diag)) {

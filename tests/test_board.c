@@ -155,6 +155,8 @@ static const safety_case safety_cases[] = {
     {"7k/6P1/8/8/8/8/8/R6K b - - 0 1", SQ(G7), 0, 0, 0, 0},
     {"K7/8/8/8/8/8/1p6/k6R b - - 0 1", SQ(H1), 0, 0,
      SQ(B1) | SQ(C1) | SQ(D1) | SQ(E1) | SQ(F1) | SQ(G1), 0},
+    /* Adjacent kings (found by the differential fuzzer): the enemy king is a checker. */
+    {"8/8/8/8/8/8/8/2kK4 w - - 0 1", SQ(C1), 0, 0, 0, 0},
     /* En passant: K P p r on a rank is no pin; the sets ignore the en-passant square. */
     {"8/8/8/KPp4r/8/8/8/7k w - c6 0 2", 0, 0, 0, 0, 0},
 };

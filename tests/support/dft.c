@@ -49,9 +49,11 @@ void dft_rand_board(df_board *b)
     memset(b, 0, sizeof *b);
     b->ep = DF_SQUARE_NONE;
     b->fullmove = 1;
+    /* Kings one step apart in one board of 64: not legal, but analysed like any other. */
     int wk = (int)(dft_rand() & 63), bk;
+    const bool adjacent = (dft_rand() & 63) == 0;
     do bk = (int)(dft_rand() & 63);
-    while (df_king_attacks(df_square_bb(wk)) & df_square_bb(bk) || bk == wk);
+    while (bk == wk || adjacent != ((df_king_attacks(df_square_bb(wk)) >> bk) & 1));
     b->color[0] = df_square_bb(wk);
     b->color[1] = df_square_bb(bk);
     b->piece[DF_KING] = b->color[0] | b->color[1];

@@ -22,8 +22,8 @@ uint64_t dft_rand(void);
 /* A bitboard whose density varies call to call (sparse through dense), so fills both run
  * long and get blocked. */
 df_bb dft_rand_bb(void);
-/* A random board with one king per side (non-adjacent), the side to move's king never in
- * a position that matters; density varies. */
+/* A random board with one king per side (adjacent in one board of 64), any side to move,
+ * density from sparse to crowded. */
 void dft_rand_board(df_board *b);
 
 /* Prints both boards as 8x8 diagrams side by side, with a context line and the seed. */
