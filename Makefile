@@ -6,7 +6,7 @@ DEPS    := cmake gcc g++ make pkg-config libcmocka-dev libsimde-dev
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE := build/release
 
-.PHONY: all bench test test-asan test-tsan test-fuzz fuzz bench-plot docs deps build clean
+.PHONY: all bench test test-asan test-tsan test-fuzz test-aarch64 fuzz bench-plot docs deps build clean
 
 all: build
 
@@ -59,6 +59,20 @@ FUZZ_SECONDS ?= 300
 fuzz: test-fuzz
 	cd build/fuzz/tests && for t in fen differential; do mkdir -p corpus-$$t && \
 	  ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus-$$t ../../../tests/fuzz/seeds-$$t; done
+
+# API reference from the public headers (Doxygen): build/docs/html/index.html
+docs:
+	@command -v doxygen >/dev/null || $(MAKE) --no-print-directory deps DEPS=doxygen
+	doxygen docs/Doxyfile
+	@echo "API reference: build/docs/html/index.html"
+
+# 64-bit ARM: cross build with Debian's gcc-aarch64-linux-gnu, tests under qemu-user.
+test-aarch64:
+	@dpkg --print-foreign-architectures | grep -q arm64 || { [ "$$(id -u)" = 0 ] && dpkg --add-architecture arm64; }
+	$(MAKE) --no-print-directory deps DEPS="gcc-aarch64-linux-gnu qemu-user libcmocka-dev:arm64"
+	cmake --preset aarch64
+	cmake --build --preset aarch64 -j $(JOBS)
+	ctest --preset aarch64 -j $(JOBS)
 
 clean:
 	rm -rf build

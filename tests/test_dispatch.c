@@ -1,7 +1,9 @@
-#define _POSIX_C_SOURCE 200809L /* pthread barriers */
+#define _POSIX_C_SOURCE 200809L
 /* Backend registry, selection, DIRFILL_BACKEND resolution and the first-call race. This
  * executable never selects a backend before the race: the first resolution happens there. */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +11,9 @@
 #include "reference.h"
 
 enum { THREADS = 16 };
-static pthread_barrier_t start_line;
+/* A spinning start line: every thread waits until all are running, then all make their
+ * first call at once. */
+static atomic_int ready;
 static df_bb inputs[THREADS][3];
 static df_rays results[THREADS];
 static const char *seen[THREADS];
@@ -17,7 +21,8 @@ static const char *seen[THREADS];
 static void *first_call(void *arg)
 {
     int t = (int)(intptr_t)arg;
-    pthread_barrier_wait(&start_line);
+    atomic_fetch_add(&ready, 1);
+    while (atomic_load(&ready) < THREADS) sched_yield();
     df_slider_rays(&results[t], inputs[t][0], inputs[t][1], inputs[t][2]);
     seen[t] = df_backend_name();
     return NULL;
@@ -27,8 +32,12 @@ static void *first_call(void *arg)
 static void test_first_call_race(void **state)
 {
     (void)state;
+    if (getenv("DFT_NO_THREADS")) {
+        /* The aarch64 preset under qemu-user: pthread_create never returns there. */
+        print_message("skipped: DFT_NO_THREADS is set (no threads under this emulator)\n");
+        skip();
+    }
     pthread_t th[THREADS];
-    pthread_barrier_init(&start_line, NULL, THREADS);
     for (int t = 0; t < THREADS; t++) {
         inputs[t][0] = dft_rand_bb();
         inputs[t][1] = dft_rand_bb();
@@ -36,7 +45,6 @@ static void test_first_call_race(void **state)
         assert_int_equal(0, pthread_create(&th[t], NULL, first_call, (void *)(intptr_t)t));
     }
     for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
-    pthread_barrier_destroy(&start_line);
     for (int t = 0; t < THREADS; t++) {
         assert_ptr_equal(seen[0], seen[t]);
         for (int d = 0; d < 8; d++)

@@ -32,12 +32,12 @@ DF_API extern const df_bb df_line_table[64][64];
 /** The diagonal (a1-h8 direction) and anti-diagonal (h1-a8 direction) through square s.
  *  Constant expressions; the shift counts are masked so that the branch not taken has no
  *  negative count either. */
-#define DF_DIAGONAL_OF(s)                                                                      \
-    (((s) & 7) >= ((s) >> 3) ? DF_DIAG_A1H8 >> ((8 * (((s) & 7) - ((s) >> 3))) & 63)          \
-                             : DF_DIAG_A1H8 << ((8 * (((s) >> 3) - ((s) & 7))) & 63))
-#define DF_ANTI_DIAGONAL_OF(s)                                                                 \
-    ((((s) & 7) + ((s) >> 3)) <= 7 ? DF_ANTI_H1A8 >> ((8 * (7 - ((s) & 7) - ((s) >> 3))) & 63) \
-                                   : DF_ANTI_H1A8 << ((8 * (((s) & 7) + ((s) >> 3) - 7)) & 63))
+#define DF_DIAGONAL_OF(s)                                                                          \
+    (((s)&7) >= ((s) >> 3) ? DF_DIAG_A1H8 >> ((8 * (((s)&7) - ((s) >> 3))) & 63)                   \
+                           : DF_DIAG_A1H8 << ((8 * (((s) >> 3) - ((s)&7))) & 63))
+#define DF_ANTI_DIAGONAL_OF(s)                                                                     \
+    ((((s)&7) + ((s) >> 3)) <= 7 ? DF_ANTI_H1A8 >> ((8 * (7 - ((s)&7) - ((s) >> 3))) & 63)         \
+                                 : DF_ANTI_H1A8 << ((8 * (((s)&7) + ((s) >> 3) - 7)) & 63))
 
 /** Rank and file through sq (sq included): where a rook could see on an empty board. */
 static inline df_bb df_orthogonal_lines(int sq)

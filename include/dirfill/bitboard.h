@@ -101,11 +101,15 @@ static inline bool df_dir_is_orthogonal(int d) { return (d & 1) == 0; }
 
 /** The set holding only square sq (0..63). */
 static inline df_bb df_square_bb(int sq) { return UINT64_C(1) << sq; }
+/** File of a square, 0 (a) to 7 (h). */
 static inline int df_file_of(int sq) { return sq & 7; }
+/** Rank of a square, 0 (rank 1) to 7 (rank 8). */
 static inline int df_rank_of(int sq) { return sq >> 3; }
+/** The square on file and rank (both 0..7). */
 static inline int df_make_square(int file, int rank) { return rank * 8 + file; }
-/** All squares of file f (0 = a) / rank r (0 = 1). */
+/** All squares of file f (0 = a). */
 static inline df_bb df_file_bb(int f) { return DF_FILE_A << f; }
+/** All squares of rank r (0 = rank 1). */
 static inline df_bb df_rank_bb(int r) { return DF_RANK_1 << (8 * r); }
 /** Number of squares in a set. */
 static inline int df_popcount(df_bb b)
@@ -195,9 +199,10 @@ static inline void df_meet(df_rays *out, const df_rays *a, const df_rays *b)
 
 /* ---- Leapers ------------------------------------------------------------------------ */
 
-/** The eight knight jumps, numbered 0..7 from NNE clockwise. A shift of a set by one jump
- *  gives each target at most one source, so the eight are disjoint-per-source sets. */
+/** Number of knight jumps (see df_knight_jump). */
 #define DF_KNIGHT_JUMPS 8
+/** The targets of jump k (0..7, from NNE clockwise) of every knight in the set. A shift
+ *  by one jump gives each target at most one source: the eight are disjoint-per-source. */
 static inline df_bb df_knight_jump(df_bb knights, int k)
 {
     switch (k & 7) {

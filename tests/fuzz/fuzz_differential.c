@@ -67,7 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     setup();
     if (size >= 24) {
-        const df_bb orth = word(data), diag = word(data + 8), empty = word(data + 16) & ~(orth | diag);
+        const df_bb orth = word(data), diag = word(data + 8),
+                    empty = word(data + 16) & ~(orth | diag);
         df_rays ref, got, xref, xgot;
         for (int d = 0; d < 8; d++) ref.r[d] = ref_ray_attacks(d & 1 ? diag : orth, empty, d);
         df__backend_scalar.xrays(&xref, &ref, empty, ~empty);

@@ -13,7 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     df_board b, again;
     df_fen_error err;
     if (df_fen_parse(&b, (const char *)data, size, &err) != DF_OK) {
-        if (err.kind == DF_FEN_OK || err.offset > size || !memchr(err.message, 0, sizeof err.message))
+        if (err.kind == DF_FEN_OK || err.offset > size ||
+            !memchr(err.message, 0, sizeof err.message))
             abort();
         return 0;
     }
