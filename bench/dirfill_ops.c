@@ -60,10 +60,7 @@ BENCH_RUNNERS(d_safety, OP_KING_SAFETY, {
     df_king_safety(&ks, b);
     memcpy(o, &ks, sizeof ks);
 })
-BENCH_RUNNERS(d_attackers, OP_ATTACKERS_TO, {
-    const df_bb occ = df_board_occupied(b);
-    for (int sq = 0; sq < 64; sq++) o[sq] = df_attackers_to(b, sq, occ);
-})
+BENCH_RUNNERS(d_attackers, OP_ATTACKERS_TO, df_attackers_to_all(o, b))
 
 const bench_runners bench_dirfill_runners = {
     .throughput = {d_rays_tp, d_rays_both_tp, d_union_tp, d_xrays_tp, d_map_tp, d_maps_tp,

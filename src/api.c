@@ -51,3 +51,8 @@ void df_checks_and_pins(df_pins_checks *out, const df_board *b)
 {
     df__backend_active()->checks_and_pins(out, b);
 }
+
+void df_attackers_to_all(df_bb out[64], const df_board *b)
+{
+    df__backend_active()->attackers_to_all(out, b);
+}

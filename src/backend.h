@@ -22,6 +22,7 @@ typedef struct df__backend {
     void (*attack_maps_batch)(df_attack_map *out, const df_board *boards, size_t n);
     void (*king_safety)(df_pins_checks *out, const df_board *b);
     void (*checks_and_pins)(df_pins_checks *out, const df_board *b);
+    void (*attackers_to_all)(df_bb out[64], const df_board *b);
 } df__backend;
 
 extern const df__backend df__backend_scalar;

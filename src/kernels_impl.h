@@ -1,64 +1,46 @@
 /* Internal: the whole-board kernels, written once over one primitive that each backend
  * supplies before including this file:
  *
- *   static inline void df__rays_from2(df_rays *out, const df_rays *gen, df_bb empty_orth,
- *                                     df_bb empty_diag);
- *       out->r[d] = df_ray_attacks(gen->r[d], d & 1 ? empty_diag : empty_orth, d), all d
+ *   static inline void df__rays_of(df_rays *out, df_bb orth, df_bb diag, df_bb empty);
+ *       out->r[d] = df_ray_attacks(d & 1 ? diag : orth, empty, d) for all eight d
+ *   static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb mask,
+ *                                    df_bb empty);
+ *       out->r[d] = df_ray_attacks(gen->r[d] & mask, empty, d) for all eight d
  *
  *   static inline void df__square_rays2(df_rays *out, int sq, df_bb occ_orth, df_bb occ_diag);
  *       out->r[d] = df_square_ray(sq, d & 1 ? occ_diag : occ_orth, d), all d: the eight
  *       rays of one square (a king seen as a super-piece), from the empty-board ray table
  *
  * and DF__BACKEND_SYMBOL, DF__BACKEND_NAME, DF__CPU_SUPPORTS. The including file is the
- * only one compiled with its ISA flags, so every kernel below inlines that primitive. */
+ * only one compiled with its ISA flags, so every kernel below inlines these primitives.
+ * Generators go in as values, not through memory: eight scalar stores read back as one
+ * vector would defeat store-to-load forwarding. */
 #include "backend.h"
 #include "bitslice.h"
 
-static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb empty)
-{
-    df__rays_from2(out, gen, empty, empty);
-}
-
-static inline void df__broadcast(df_rays *gen, df_bb even, df_bb odd)
-{
-    for (int d = 0; d < 8; d += 2) {
-        gen->r[d] = even;
-        gen->r[d + 1] = odd;
-    }
-}
-
 static void k_slider_rays(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
 {
-    df_rays gen;
-    df__broadcast(&gen, orth, diag);
-    df__rays_from(out, &gen, empty);
+    df__rays_of(out, orth, diag, empty);
 }
 
 static void k_slider_rays_both(df_rays out[2], const df_bb orth[2], const df_bb diag[2],
                                df_bb empty)
 {
-    df_rays gen[2];
-    df__broadcast(&gen[0], orth[0], diag[0]);
-    df__broadcast(&gen[1], orth[1], diag[1]);
-    df__rays_from(&out[0], &gen[0], empty);
-    df__rays_from(&out[1], &gen[1], empty);
+    df__rays_of(&out[0], orth[0], diag[0], empty);
+    df__rays_of(&out[1], orth[1], diag[1], empty);
 }
 
 static void k_xrays(df_rays *out, const df_rays *rays, df_bb empty, df_bb blockers)
 {
-    df_rays gen;
-    for (int d = 0; d < 8; d++) gen.r[d] = rays->r[d] & blockers;
-    df__rays_from(out, &gen, empty);
+    df__rays_from(out, rays, blockers, empty);
 }
 
 static void k_between_sliders_and_targets(df_rays *out, df_bb orth, df_bb diag, df_bb targets,
                                           df_bb empty)
 {
-    df_rays gen, from_sliders, from_targets;
-    df__broadcast(&gen, orth, diag);
-    df__rays_from(&from_sliders, &gen, empty);
-    df__broadcast(&gen, targets, targets);
-    df__rays_from(&from_targets, &gen, empty);
+    df_rays from_sliders, from_targets;
+    df__rays_of(&from_sliders, orth, diag, empty);
+    df__rays_of(&from_targets, targets, targets, empty);
     df_meet(out, &from_sliders, &from_targets);
 }
 
@@ -77,14 +59,12 @@ static void k_attack_map(df_attack_map *m, const df_board *b, int color)
     const df_bb occ = df_board_occupied(b), empty = ~occ, own = b->color[color];
     const df_bb rooks = own & b->piece[DF_ROOK], bishops = own & b->piece[DF_BISHOP];
     const df_bb queens = own & b->piece[DF_QUEEN], knights = own & b->piece[DF_KNIGHT];
-    df_rays gen, rb, q;
+    df_rays rb, q;
     df_bb count_in[19];
 
-    df__broadcast(&gen, rooks, bishops);
-    df__rays_from(&rb, &gen, empty);
+    df__rays_of(&rb, rooks, bishops, empty);
     if (queens) {
-        df__broadcast(&gen, queens, queens);
-        df__rays_from(&q, &gen, empty);
+        df__rays_of(&q, queens, queens, empty);
     } else {
         q = (df_rays){{0}};
     }
@@ -94,11 +74,8 @@ static void k_attack_map(df_attack_map *m, const df_board *b, int color)
         diag |= rb.r[d + 1];
         queen |= q.r[d] | q.r[d + 1];
     }
-    for (int d = 0; d < 8; d++) {
-        count_in[d] = m->rays.r[d] = rb.r[d] | q.r[d];
-        gen.r[d] = m->rays.r[d] & occ;
-    }
-    df__rays_from(&m->xrays, &gen, empty);
+    for (int d = 0; d < 8; d++) count_in[d] = m->rays.r[d] = rb.r[d] | q.r[d];
+    df__rays_from(&m->xrays, &m->rays, occ, empty);
 
     df_bb knight = 0;
     for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
@@ -199,6 +176,54 @@ static void k_checks_and_pins(df_pins_checks *o, const df_board *b)
     df__king_safety(o, b, false);
 }
 
+/* Attackers of every square at once (Chess 4.5's ATKTO, the transpose of each piece's
+ * attack set): each piece's attacks are scattered into the squares they reach. Slider
+ * attacks come from the eight-ray kernel of one square; leapers and pawns go set-wise per
+ * jump or direction, where a target's source is a fixed offset away. */
+static void k_attackers_to_all(df_bb out[64], const df_board *b)
+{
+    static const int8_t jump[DF_KNIGHT_JUMPS] = {17, 10, -6, -15, -17, -10, 6, 15};
+    const df_bb occ = df_board_occupied(b);
+    for (int sq = 0; sq < 64; sq++) out[sq] = 0;
+    df_bb sliders = b->piece[DF_BISHOP] | b->piece[DF_ROOK] | b->piece[DF_QUEEN];
+    while (sliders) {
+        const int sq = df_pop_lsb(&sliders);
+        df_rays r;
+        df__square_rays2(&r, sq, occ, occ);
+        const int type = df_board_type_at(b, sq);
+        df_bb att = 0;
+        for (int d = type == DF_BISHOP; d < 8; d += type == DF_QUEEN ? 1 : 2) att |= r.r[d];
+        while (att) out[df_pop_lsb(&att)] |= df_square_bb(sq);
+    }
+    for (int k = 0; k < DF_KNIGHT_JUMPS; k++) {
+        df_bb t = df_knight_jump(b->piece[DF_KNIGHT], k);
+        while (t) {
+            const int to = df_pop_lsb(&t);
+            out[to] |= df_square_bb(to - jump[k]);
+        }
+    }
+    df_bb kings = b->piece[DF_KING];
+    while (kings) {
+        const int sq = df_pop_lsb(&kings);
+        df_bb att = df_king_attacks(df_square_bb(sq));
+        while (att) out[df_pop_lsb(&att)] |= df_square_bb(sq);
+    }
+    for (int c = 0; c < 2; c++) {
+        const df_bb pawns = b->piece[DF_PAWN] & b->color[c];
+        const int east = c ? -7 : 9, west = c ? -9 : 7;
+        df_bb t = df_pawn_east_attacks(pawns, c);
+        while (t) {
+            const int to = df_pop_lsb(&t);
+            out[to] |= df_square_bb(to - east);
+        }
+        t = df_pawn_west_attacks(pawns, c);
+        while (t) {
+            const int to = df_pop_lsb(&t);
+            out[to] |= df_square_bb(to - west);
+        }
+    }
+}
+
 const df__backend DF__BACKEND_SYMBOL = {
     .name = DF__BACKEND_NAME,
     .cpu_supports = DF__CPU_SUPPORTS,
@@ -212,4 +237,5 @@ const df__backend DF__BACKEND_SYMBOL = {
     .attack_maps_batch = k_attack_maps_batch,
     .king_safety = k_king_safety,
     .checks_and_pins = k_checks_and_pins,
+    .attackers_to_all = k_attackers_to_all,
 };

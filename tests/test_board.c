@@ -183,7 +183,10 @@ static void test_square_queries_random(void **state)
     for (long i = 0; i < POSITIONS / 4; i++) {
         df_board b;
         dft_rand_board(&b);
-        df_bb occ = df_board_occupied(&b);
+        df_bb occ = df_board_occupied(&b), all[64];
+        df_attackers_to_all(all, &b);
+        for (int sq = 0; sq < 64; sq++)
+            DFT_ASSERT_BB(ref_attackers_to(&b, sq, occ), all[sq], "all sq=%d %s", sq, fen_of(&b));
         if (i & 1) occ &= dft_rand_bb() | b.piece[DF_KING]; /* any occupancy */
         for (int sq = 0; sq < 64; sq++) {
             df_bb want = ref_attackers_to(&b, sq, occ);

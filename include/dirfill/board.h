@@ -192,6 +192,9 @@ DF_API void df_checks_and_pins(df_pins_checks *out, const df_board *b);
 
 /** Pieces of both colours attacking sq, sliders seen through occupancy occ. */
 DF_API df_bb df_attackers_to(const df_board *b, int sq, df_bb occ);
+/** Attackers (both colours) of every square at once: out[sq] == df_attackers_to(b, sq,
+ *  occupied). Each piece's attacks scattered into the squares they reach (dispatched). */
+DF_API void df_attackers_to_all(df_bb out[64], const df_board *b);
 /** Whether a piece of color by attacks sq given occupancy occ (returns at the first hit). */
 DF_API bool df_is_attacked(const df_board *b, int sq, int by, df_bb occ);
 /** Whether a piece of type type and colour color on from attacks to, through occ

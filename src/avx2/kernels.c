@@ -39,23 +39,35 @@ static inline simde__m256i df__v(df_bb a, df_bb b, df_bb c, df_bb d)
         gen = simde_mm256_and_si256(SHIFT(gen, s1), wrap);                                         \
     } while (0)
 
-/* Lanes alternate orthogonal and diagonal in both halves, so one vector of empties,
- * {orth, diag, orth, diag}, serves both. */
-static inline void df__rays_from2(df_rays *out, const df_rays *gen, df_bb empty_orth,
-                                  df_bb empty_diag)
+/* Both halves' fills, from generator vectors: lanes 0..3 shift left, lanes 4..7 right. */
+static inline void df__fill_store(df_rays *out, simde__m256i pos, simde__m256i neg, df_bb empty)
 {
     const simde__m256i s1 = df__v(8, 9, 1, 7), s2 = df__v(16, 18, 2, 14), s4 = df__v(32, 36, 4, 28);
     const simde__m256i wrap_pos = df__v(DF_FULL, DF_NOT_A, DF_NOT_A, DF_NOT_H);
     const simde__m256i wrap_neg = df__v(DF_FULL, DF_NOT_H, DF_NOT_H, DF_NOT_A);
-    const simde__m256i e = df__v(empty_orth, empty_diag, empty_orth, empty_diag);
-    simde__m256i pos = simde_mm256_loadu_si256((const simde__m256i *)&gen->r[0]);
-    simde__m256i neg = simde_mm256_loadu_si256((const simde__m256i *)&gen->r[4]);
+    const simde__m256i e = simde_mm256_set1_epi64x((int64_t)empty);
     simde__m256i pro_pos = simde_mm256_and_si256(e, wrap_pos);
     simde__m256i pro_neg = simde_mm256_and_si256(e, wrap_neg);
     DF__KOGGE_STONE(simde_mm256_sllv_epi64, pos, pro_pos, s1, s2, s4, wrap_pos);
     DF__KOGGE_STONE(simde_mm256_srlv_epi64, neg, pro_neg, s1, s2, s4, wrap_neg);
     simde_mm256_storeu_si256((simde__m256i *)&out->r[0], pos);
     simde_mm256_storeu_si256((simde__m256i *)&out->r[4], neg);
+}
+
+/* Lanes alternate orthogonal and diagonal in both halves: {orth, diag, orth, diag}. */
+static inline void df__rays_of(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
+{
+    const simde__m256i gen = df__v(orth, diag, orth, diag);
+    df__fill_store(out, gen, gen, empty);
+}
+
+static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb mask, df_bb empty)
+{
+    const simde__m256i m = simde_mm256_set1_epi64x((int64_t)mask);
+    df__fill_store(
+        out, simde_mm256_and_si256(simde_mm256_loadu_si256((const simde__m256i *)&gen->r[0]), m),
+        simde_mm256_and_si256(simde_mm256_loadu_si256((const simde__m256i *)&gen->r[4]), m),
+        empty);
 }
 
 /* One square's eight rays without Kogge-Stone: the empty-board rays (two loads), their
