@@ -25,7 +25,7 @@ static const char help[] =
     "backend this CPU runs (or only the one --backend names) and for the classic per-piece\n"
     "methods that produce identical output: pext (BMI2), magic, hq (hyperbola quintessence),\n"
     "sniper (Stockfish-style pins and checks). All outputs are compared before timing.\n"
-    "Figures: ns per position, median of 7 repetitions after a warm-up; throughput (positions\n"
+    "Figures: ns per position, median of 21 repetitions after a warm-up; throughput (positions\n"
     "in a loop) and latency (each position's address depends on the previous result).\n"
     "  --json         one JSON object (CLI-CONTRACT.md)\n"
     "  --svg FILE     also write a bar chart of the speed-up ratios\n"
@@ -151,8 +151,8 @@ int cmd_bench(int argc, char **argv)
             return usage_error("bench", "cannot pin to CPU %ld", cpu);
     }
     if (quick) positions = 64;
-    const int reps = quick ? 3 : 7;
-    const double target_ns = quick ? 2e4 : 2e6;
+    const int reps = quick ? 3 : 21;
+    const double target_ns = quick ? 2e4 : 1e6;
 
     /* Methods: the backends (scalar first: the reference of the checks and ratios), then
      * the baselines this CPU runs. An explicit --backend limits the backends to that one. */
@@ -194,7 +194,7 @@ int cmd_bench(int argc, char **argv)
                 status = 1;
                 break;
             }
-            double times[8][2][16];
+            double times[8][2][32];
             int passes[8][2];
             for (int i = 0; i < nm; i++)
                 for (int mode = 0; mode < 2; mode++) {

@@ -38,11 +38,16 @@ while IFS='|' read -r name fen depth; do
     echo "node counts differ for $name: dirfill $nodes, stockfish $sf_nodes" >&2
     exit 1
   fi
+  # Alternate the two programs run by run, so that load on the machine hits both alike.
   startup=$(for _ in $(seq "$runs"); do sf_seconds "$fen" 1; done | median)
-  sf_s=$(for _ in $(seq "$runs"); do sf_seconds "$fen" "$depth"; done | median)
-  df_s=$(for _ in $(seq "$runs"); do
-           "$dirfill" perft --json --depth "$depth" --fen "$fen" | sed 's/.*"seconds": \([0-9.]*\).*/\1/'
-         done | median)
+  sf_times=() df_times=()
+  for _ in $(seq "$runs"); do
+    sf_times+=("$(sf_seconds "$fen" "$depth")")
+    df_times+=("$("$dirfill" perft --json --depth "$depth" --fen "$fen" |
+                  sed 's/.*"seconds": \([0-9.]*\).*/\1/')")
+  done
+  sf_s=$(printf '%s\n' "${sf_times[@]}" | median)
+  df_s=$(printf '%s\n' "${df_times[@]}" | median)
   df_rate=$(echo "$nodes / $df_s / 1000000" | bc -l)
   sf_rate=$(echo "$nodes / ($sf_s - $startup) / 1000000" | bc -l)
   printf '%-10s %5s %12s %14.1f %14.1f %6.2fx\n' "$name" "$depth" "$nodes" "$df_rate" "$sf_rate" \

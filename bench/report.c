@@ -149,7 +149,12 @@ int report_svg(const report *r, const char *path)
             "backend vs scalar (blue) and vs the fastest classic method (orange)</text>\n"
             "<text x=\"10\" y=\"38\" fill=\"#555\">",
             left + width + 80, height);
-    json_string(f, r->cpu, strlen(r->cpu)); /* escaped: safe in XML text for ASCII names */
+    for (const char *c = r->cpu; *c; c++) {
+        if (*c == '<' || *c == '>' || *c == '&')
+            fprintf(f, "&#%d;", *c);
+        else
+            fputc(*c, f);
+    }
     fputs("</text>\n", f);
     const double scale = width / maxr;
     fprintf(f,
