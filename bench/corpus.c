@@ -10,18 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../app/cpw_positions.h"
 #include "../app/movegen.h"
 #include "bench.h"
 
-static const char *const cpw_positions[] = {
-    DF_FEN_START,
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-};
-#define CPW_COUNT (sizeof cpw_positions / sizeof cpw_positions[0])
+
 
 static uint64_t state;
 static uint64_t rnd(void)
@@ -50,8 +43,8 @@ static void playouts(bench_corpus *c, size_t count, bool middlegame)
 {
     size_t n = 0;
     while (n < count) {
-        const size_t start = middlegame ? (rnd() % 2 ? 0 : rnd() % CPW_COUNT) : rnd() % CPW_COUNT;
-        df_board b = parse(cpw_positions[start]);
+        const size_t start = middlegame ? (rnd() % 2 ? 0 : rnd() % CPW_POSITIONS) : rnd() % CPW_POSITIONS;
+        df_board b = parse(cpw_positions[start].fen);
         for (int ply = 0; ply < 80 && n < count; ply++) {
             mg_list list;
             mg_generate(&b, &list);

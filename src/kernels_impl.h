@@ -180,6 +180,20 @@ static void k_checks_and_pins(df_pins_checks *o, const df_board *b)
  * attack set): each piece's attacks are scattered into the squares they reach. Slider
  * attacks come from the eight-ray kernel of one square; leapers and pawns go set-wise per
  * jump or direction, where a target's source is a fixed offset away. */
+static inline void df__scatter(df_bb out[64], df_bb targets, df_bb source)
+{
+    while (targets) out[df_pop_lsb(&targets)] |= source;
+}
+
+/* Targets of a set-wise shift: each one's source is delta squares back. */
+static inline void df__scatter_shifted(df_bb out[64], df_bb targets, int delta)
+{
+    while (targets) {
+        const int to = df_pop_lsb(&targets);
+        out[to] |= df_square_bb(to - delta);
+    }
+}
+
 static void k_attackers_to_all(df_bb out[64], const df_board *b)
 {
     static const int8_t jump[DF_KNIGHT_JUMPS] = {17, 10, -6, -15, -17, -10, 6, 15};
@@ -193,34 +207,19 @@ static void k_attackers_to_all(df_bb out[64], const df_board *b)
         const int type = df_board_type_at(b, sq);
         df_bb att = 0;
         for (int d = type == DF_BISHOP; d < 8; d += type == DF_QUEEN ? 1 : 2) att |= r.r[d];
-        while (att) out[df_pop_lsb(&att)] |= df_square_bb(sq);
-    }
-    for (int k = 0; k < DF_KNIGHT_JUMPS; k++) {
-        df_bb t = df_knight_jump(b->piece[DF_KNIGHT], k);
-        while (t) {
-            const int to = df_pop_lsb(&t);
-            out[to] |= df_square_bb(to - jump[k]);
-        }
+        df__scatter(out, att, df_square_bb(sq));
     }
     df_bb kings = b->piece[DF_KING];
     while (kings) {
-        const int sq = df_pop_lsb(&kings);
-        df_bb att = df_king_attacks(df_square_bb(sq));
-        while (att) out[df_pop_lsb(&att)] |= df_square_bb(sq);
+        const df_bb k = df_square_bb(df_pop_lsb(&kings));
+        df__scatter(out, df_king_attacks(k), k);
     }
+    for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
+        df__scatter_shifted(out, df_knight_jump(b->piece[DF_KNIGHT], k), jump[k]);
     for (int c = 0; c < 2; c++) {
         const df_bb pawns = b->piece[DF_PAWN] & b->color[c];
-        const int east = c ? -7 : 9, west = c ? -9 : 7;
-        df_bb t = df_pawn_east_attacks(pawns, c);
-        while (t) {
-            const int to = df_pop_lsb(&t);
-            out[to] |= df_square_bb(to - east);
-        }
-        t = df_pawn_west_attacks(pawns, c);
-        while (t) {
-            const int to = df_pop_lsb(&t);
-            out[to] |= df_square_bb(to - west);
-        }
+        df__scatter_shifted(out, df_pawn_east_attacks(pawns, c), c ? -7 : 9);
+        df__scatter_shifted(out, df_pawn_west_attacks(pawns, c), c ? -9 : 7);
     }
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../app/cpw_positions.h"
 #include "dft.h"
 
 static df_status parse(df_board *b, const char *s, df_fen_error *err)
@@ -25,13 +26,8 @@ static void assert_round_trip(const char *in, const char *normalized)
 static void test_round_trips(void **state)
 {
     (void)state;
+    for (int i = 0; i < CPW_POSITIONS; i++) assert_round_trip(cpw_positions[i].fen, cpw_positions[i].fen);
     static const char *const fens[] = {
-        DF_FEN_START,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1",
         "7k/8/8/8/8/8/8/K7 b - - 4294967295 4294967295",
