@@ -119,6 +119,14 @@ static inline bool df__single(df_bb x) { return x && !(x & (x - 1)); }
  * dependent and would mispredict). */
 static inline df_bb df__mask(bool c) { return 0 - (df_bb)c; }
 
+/* Our slider sees the enemy king directly (not a legal position, still analysed): it is a
+ * discoverer when another of the same kind stands right behind it. */
+static inline df_bb df__discoverer_behind(df_bb hit, df_bb sliders, df_bb empty, int d)
+{
+    return (df_ray_attacks(hit, empty, d) & sliders) ? hit : 0;
+}
+
+#ifndef DF__HAVE_KING_SCANS
 /* Whether a slider of orth or diag stands on a line through sq (on an empty board). */
 static inline bool df__sees(int sq, df_bb orth, df_bb diag)
 {
@@ -127,47 +135,61 @@ static inline bool df__sees(int sq, df_bb orth, df_bb diag)
             (diag & (r[DF_NE] | r[DF_NW] | r[DF_SE] | r[DF_SW]))) != 0;
 }
 
+/* The first pass (our king, seen through our own pieces): adds the sliding checkers, block
+ * squares, pinned pieces and pinners to o. A backend may supply its own (DF__HAVE_KING_SCANS). */
+static inline void df__pin_scan(df_pins_checks *o, int ksq, df_bb own, df_bb enemy, df_bb e_orth,
+                                df_bb e_diag)
+{
+    if (!df__sees(ksq, e_orth, e_diag)) return;
+    df_rays a;
+    df__square_rays2(&a, ksq, enemy, enemy);
+    for (int d = 0; d < 8; d++) {
+        const df_bb hit = a.r[d] & (d & 1 ? e_diag : e_orth), passed = a.r[d] & own;
+        const df_bb hit_mask = df__mask(hit != 0), none = df__mask(passed == 0);
+        const df_bb one = df__mask(df__single(passed));
+        o->checkers |= hit & none;
+        o->check_block |= a.r[d] & ~hit & none & hit_mask;
+        o->pinned |= passed & one & hit_mask;
+        o->pinners |= hit & one;
+    }
+}
+
+/* The second pass (the enemy king, seen through our non-sliders): the discoverers. */
+static inline df_bb df__discover_scan(int eksq, df_bb own, df_bb enemy, df_bb u_orth, df_bb u_diag,
+                                      df_bb empty)
+{
+    if (!df__sees(eksq, u_orth, u_diag)) return 0;
+    df_rays a;
+    df_bb found = 0;
+    df__square_rays2(&a, eksq, enemy | u_orth, enemy | u_diag);
+    for (int d = 0; d < 8; d++) {
+        const df_bb sliders = d & 1 ? u_diag : u_orth;
+        const df_bb hit = a.r[d] & sliders, passed = a.r[d] & own & ~hit;
+        found |= passed & df__mask(df__single(passed) && hit);
+        if (hit && !passed) found |= df__discoverer_behind(hit, sliders, empty, d);
+    }
+    return found;
+}
+#endif
+
 static inline void df__king_safety(df_pins_checks *o, const df_board *b, bool discoverers)
 {
     const int us = b->stm, them = us ^ 1;
-    const df_bb occ = df_board_occupied(b), empty = ~occ;
     const df_bb own = b->color[us], enemy = b->color[them];
     const df_bb king = own & b->piece[DF_KING], eking = enemy & b->piece[DF_KING];
     const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
     const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
-    const df_bb e_orth = enemy & rq, e_diag = enemy & bq, u_orth = own & rq, u_diag = own & bq;
-    const int ksq = df_lsb(king), eksq = df_lsb(eking);
-    df_rays a;
 
     /* The enemy king counts too: adjacent kings are no legal position, but analysed. */
-    o->checkers = (df_knight_attacks(king) & enemy & b->piece[DF_KNIGHT]) |
+    const int ksq = df_lsb(king);
+    o->checkers = (df_knight_table[ksq] & enemy & b->piece[DF_KNIGHT]) |
                   (df_pawn_any_attacks(king, us) & enemy & b->piece[DF_PAWN]) |
-                  (df_king_attacks(king) & eking);
-    o->pinned = o->pinners = o->check_block = o->discoverers = 0;
-
-    if (df__sees(ksq, e_orth, e_diag)) {
-        df__square_rays2(&a, ksq, enemy, enemy);
-        for (int d = 0; d < 8; d++) {
-            const df_bb hit = a.r[d] & (d & 1 ? e_diag : e_orth), passed = a.r[d] & own;
-            const df_bb hit_mask = df__mask(hit != 0), none = df__mask(passed == 0);
-            const df_bb one = df__mask(df__single(passed));
-            o->checkers |= hit & none;
-            o->check_block |= a.r[d] & ~hit & none & hit_mask;
-            o->pinned |= passed & one & hit_mask;
-            o->pinners |= hit & one;
-        }
-    }
-    if (discoverers && df__sees(eksq, u_orth, u_diag)) {
-        df__square_rays2(&a, eksq, enemy | u_orth, enemy | u_diag);
-        for (int d = 0; d < 8; d++) {
-            const df_bb sliders = d & 1 ? u_diag : u_orth;
-            const df_bb hit = a.r[d] & sliders, passed = a.r[d] & own & ~hit;
-            o->discoverers |= passed & df__mask(df__single(passed) && hit);
-            /* Our slider sees the enemy king (not a legal position, still analysed): it
-             * is a discoverer when another of the same kind stands right behind it. */
-            if (hit && !passed && (df_ray_attacks(hit, empty, d) & sliders)) o->discoverers |= hit;
-        }
-    }
+                  (df_king_table[ksq] & eking);
+    o->pinned = o->pinners = o->check_block = 0;
+    df__pin_scan(o, ksq, own, enemy, enemy & rq, enemy & bq);
+    o->discoverers = discoverers ? df__discover_scan(df_lsb(eking), own, enemy, own & rq, own & bq,
+                                                     ~df_board_occupied(b))
+                                 : 0;
 }
 
 static void k_king_safety(df_pins_checks *o, const df_board *b) { df__king_safety(o, b, true); }

@@ -26,7 +26,8 @@ static void assert_round_trip(const char *in, const char *normalized)
 static void test_round_trips(void **state)
 {
     (void)state;
-    for (int i = 0; i < CPW_POSITIONS; i++) assert_round_trip(cpw_positions[i].fen, cpw_positions[i].fen);
+    for (int i = 0; i < CPW_POSITIONS; i++)
+        assert_round_trip(cpw_positions[i].fen, cpw_positions[i].fen);
     static const char *const fens[] = {
         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1",

@@ -45,6 +45,15 @@ static void test_kings_random(void **state)
     }
 }
 
+static void test_tables(void **state)
+{
+    (void)state;
+    for (int sq = 0; sq < 64; sq++) {
+        DFT_ASSERT_BB(ref_knight(df_square_bb(sq)), df_knight_table[sq], "knight sq=%d", sq);
+        DFT_ASSERT_BB(ref_king(df_square_bb(sq)), df_king_table[sq], "king sq=%d", sq);
+    }
+}
+
 static void test_corners(void **state)
 {
     (void)state;
@@ -61,10 +70,9 @@ int main(void)
 {
     dft_setup_backend();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_knights_random),
-        cmocka_unit_test(test_knight_jumps_random),
-        cmocka_unit_test(test_kings_random),
-        cmocka_unit_test(test_corners),
+        cmocka_unit_test(test_knights_random), cmocka_unit_test(test_knight_jumps_random),
+        cmocka_unit_test(test_kings_random),   cmocka_unit_test(test_corners),
+        cmocka_unit_test(test_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

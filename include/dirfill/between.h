@@ -55,6 +55,11 @@ static inline df_bb df_diagonal_lines(int sq)
  *  eight rays contiguous and 32-byte aligned in direction order. */
 DF_API extern const df_bb df_ray_table[64][8];
 
+/** Knight and king attacks of one square (compile-time tables, equal to the set-wise
+ *  df_knight_attacks and df_king_attacks of that square). */
+DF_API extern const df_bb df_knight_table[64];
+DF_API extern const df_bb df_king_table[64];
+
 /** The empty-board ray from sq in direction d. */
 static inline df_bb df_ray_mask(int sq, int d) { return df_ray_table[sq][d]; }
 

@@ -50,3 +50,21 @@ DF_ALIGN32 const df_bb df_ray_table[64][8] = {DF__RAYS8(0),  DF__RAYS8(8),  DF__
                                               DF__RAYS8(48), DF__RAYS8(56)};
 const df_bb df_between_table[64][64] = DF__TABLE(DF_BETWEEN_CALC);
 const df_bb df_line_table[64][64] = DF__TABLE(DF__LINE);
+
+/* Leaper attacks of one square: the set-wise formulas of bitboard.h applied to a constant. */
+#define DF__BIT(s) (UINT64_C(1) << (s))
+#define DF__H1(s)  ((((DF__BIT(s)) >> 1) & DF_NOT_H) | (((DF__BIT(s)) << 1) & DF_NOT_A))
+#define DF__H2(s)  ((((DF__BIT(s)) >> 2) & DF_NOT_GH) | (((DF__BIT(s)) << 2) & DF_NOT_AB))
+#define DF__KNIGHT_OF(s)                                                                           \
+    ((DF__H1(s) << 16) | (DF__H1(s) >> 16) | (DF__H2(s) << 8) | (DF__H2(s) >> 8))
+#define DF__KING_OF(s)                                                                             \
+    (DF__H1(s) | ((DF__H1(s) | DF__BIT(s)) << 8) | ((DF__H1(s) | DF__BIT(s)) >> 8))
+#define DF__ROW_OF(F, s) F(s), F(s + 1), F(s + 2), F(s + 3), F(s + 4), F(s + 5), F(s + 6), F(s + 7)
+#define DF__BOARD_OF(F)                                                                            \
+    {                                                                                              \
+        DF__ROW_OF(F, 0), DF__ROW_OF(F, 8), DF__ROW_OF(F, 16), DF__ROW_OF(F, 24),                  \
+            DF__ROW_OF(F, 32), DF__ROW_OF(F, 40), DF__ROW_OF(F, 48), DF__ROW_OF(F, 56)             \
+    }
+
+const df_bb df_knight_table[64] = DF__BOARD_OF(DF__KNIGHT_OF);
+const df_bb df_king_table[64] = DF__BOARD_OF(DF__KING_OF);
