@@ -12,10 +12,13 @@
 #include "bench.h"
 #include "report.h"
 
-const char *const op_names[OP_COUNT] = {"slider_rays", "slider_rays_both", "slider_union",
-                                        "xrays",       "attack_map",       "attack_maps_both",
-                                        "king_safety", "attackers_to"};
-const int op_words[OP_COUNT] = {8, 16, 1, 8, 30, 60, 5, 64};
+const char *const op_names[] = {"slider_rays", "slider_rays_both", "slider_union",
+                                "xrays",       "attack_map",       "attack_maps_both",
+                                "king_safety", "attackers_to",     "perft"};
+const int op_words[] = {8, 16, 1, 8, 30, 60, 5, 64, 1};
+_Static_assert(sizeof op_names / sizeof op_names[0] == OP_COUNT &&
+                   sizeof op_words / sizeof op_words[0] == OP_COUNT,
+               "one name and one output size per operation");
 volatile uint64_t bench_zero = 0;
 
 static const char help[] =
@@ -194,6 +197,13 @@ int cmd_bench(int argc, char **argv)
                 status = 1;
                 break;
             }
+            /* Positions, or for perft the nodes it visits (the sum of its outputs). */
+            double units = (double)c->count;
+            if (op == OP_PERFT) {
+                uint64_t nodes = 0;
+                for (size_t k = 0; k < c->count; k++) nodes += ref[k];
+                units = (double)nodes;
+            }
             double times[8][2][32];
             int passes[8][2];
             for (int i = 0; i < nm; i++)
@@ -219,7 +229,7 @@ int cmd_bench(int argc, char **argv)
                         double t = now_ns();
                         for (int p = 0; p < passes[i][mode]; p++) fn(c->boards, c->count, got);
                         t = now_ns() - t;
-                        times[i][mode][rep] = t / ((double)passes[i][mode] * (double)c->count);
+                        times[i][mode][rep] = t / ((double)passes[i][mode] * units);
                     }
             for (int i = 0; i < nm; i++)
                 for (int mode = 0; mode < 2; mode++) {

@@ -59,6 +59,7 @@ enum {
     OP_ATTACK_MAPS_BOTH,
     OP_KING_SAFETY,
     OP_ATTACKERS_TO,
+    OP_PERFT, /* the program's move generator to depth 2 from each position: ns per node */
     OP_COUNT
 };
 extern const char *const op_names[OP_COUNT];

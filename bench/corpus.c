@@ -14,8 +14,6 @@
 #include "../app/movegen.h"
 #include "bench.h"
 
-
-
 static uint64_t state;
 static uint64_t rnd(void)
 {
@@ -43,7 +41,8 @@ static void playouts(bench_corpus *c, size_t count, bool middlegame)
 {
     size_t n = 0;
     while (n < count) {
-        const size_t start = middlegame ? (rnd() % 2 ? 0 : rnd() % CPW_POSITIONS) : rnd() % CPW_POSITIONS;
+        const size_t start =
+            middlegame ? (rnd() % 2 ? 0 : rnd() % CPW_POSITIONS) : rnd() % CPW_POSITIONS;
         df_board b = parse(cpw_positions[start].fen);
         for (int ply = 0; ply < 80 && n < count; ply++) {
             mg_list list;

@@ -1,6 +1,7 @@
 /* The operations through dirfill's public API: whichever backend is selected runs them. */
 #include <string.h>
 
+#include "../app/movegen.h"
 #include "bench.h"
 
 _Static_assert(sizeof(df_pins_checks) == 5 * sizeof(df_bb), "five sets");
@@ -61,10 +62,11 @@ BENCH_RUNNERS(d_safety, OP_KING_SAFETY, {
     memcpy(o, &ks, sizeof ks);
 })
 BENCH_RUNNERS(d_attackers, OP_ATTACKERS_TO, df_attackers_to_all(o, b))
+BENCH_RUNNERS(d_perft, OP_PERFT, o[0] = mg_perft(b, 2))
 
 const bench_runners bench_dirfill_runners = {
     .throughput = {d_rays_tp, d_rays_both_tp, d_union_tp, d_xrays_tp, d_map_tp, d_maps_tp,
-                   d_safety_tp, d_attackers_tp},
+                   d_safety_tp, d_attackers_tp, d_perft_tp},
     .latency = {d_rays_lat, d_rays_both_lat, d_union_lat, d_xrays_lat, d_map_lat, d_maps_lat,
-                d_safety_lat, d_attackers_lat},
+                d_safety_lat, d_attackers_lat, d_perft_lat},
 };

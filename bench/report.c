@@ -79,7 +79,8 @@ void report_table(const report *r, FILE *out, int reps)
         if (strcmp(corpus, x->corpus) || strcmp(op, x->op)) {
             corpus = x->corpus;
             op = x->op;
-            fprintf(out, "\n%s / %s   (checksum 0x%016llx)\n", op, corpus,
+            fprintf(out, "\n%s / %s%s   (checksum 0x%016llx)\n", op, corpus,
+                    strcmp(op, "perft") ? "" : " (per node, not per position)",
                     (unsigned long long)x->checksum);
             fprintf(out, "  %-8s %-10s %10s %10s %10s %12s\n", "method", "mode", "ns/pos", "Mpos/s",
                     "vs scalar", "vs baseline");

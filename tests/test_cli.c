@@ -394,8 +394,8 @@ static void test_bench_smoke(void **state)
     assert_non_null(v);
     static const char *const ops[] = {"slider_rays", "slider_rays_both", "slider_union",
                                       "xrays",       "attack_map",       "attack_maps_both",
-                                      "king_safety", "attackers_to"};
-    for (size_t i = 0; i < 8; i++) {
+                                      "king_safety", "attackers_to",     "perft"};
+    for (size_t i = 0; i < 9; i++) {
         char key[64];
         snprintf(key, sizeof key, "\"op\": \"%s\"", ops[i]);
         assert_non_null(strstr(v, key));
