@@ -1,4 +1,4 @@
-/* Internal: the whole-board kernels, written once over one primitive that each backend
+/* Internal: the whole-board kernels, written once over three primitives that each backend
  * supplies before including this file:
  *
  *   static inline void df__rays_of(df_rays *out, df_bb orth, df_bb diag, df_bb empty);
@@ -11,6 +11,7 @@
  *       out->r[d] = df_square_ray(sq, d & 1 ? occ_diag : occ_orth, d), all d: the eight
  *       rays of one square (a king seen as a super-piece), from the empty-board ray table
  *
+ * optionally its own king scans (DF__HAVE_KING_SCANS: df__pin_scan, df__discover_scan),
  * and DF__BACKEND_SYMBOL, DF__BACKEND_NAME, DF__CPU_SUPPORTS. The including file is the
  * only one compiled with its ISA flags, so every kernel below inlines these primitives.
  * Generators go in as values, not through memory: eight scalar stores read back as one
@@ -104,16 +105,17 @@ static void k_attack_maps_batch(df_attack_map *out, const df_board *boards, size
     for (size_t i = 0; i < n; i++) k_attack_maps(&out[2 * i], &boards[i]);
 }
 
-/* King safety of the side to move in two eight-way king rays (seed "Checks and Pinned Pieces",
- * Opposite Ray-Directions, with the fill made to do the second ray's work):
- *  - from our king through empty squares *and our own pieces* (occupancy: the enemy's pieces
- *    only): each ray stops at the first enemy piece. If that is a slider moving along the ray, the
- * own pieces passed are zero (a check: the empty squares passed are the block squares) or one (a
- * pin);
+/* King safety of the side to move in two eight-ray passes from the kings (seed "Checks and
+ * Pinned Pieces", Opposite Ray-Directions, with the king's ray made to do the enemy ray's
+ * work: it sees through the pieces that may stand between):
+ *  - from our king through empty squares and our own pieces (occupancy: the enemy's only),
+ *    each ray stops at the first enemy piece. If that is a slider moving along the ray, the
+ *    own pieces passed are none (a check: the empty squares passed are the block squares) or
+ *    one (a pin);
  *  - from the enemy king through empty squares and those of our pieces that do not slide
- *    along the ray: it stops at the first enemy piece or at our first slider of the ray's
+ *    along the ray, it stops at the first enemy piece or at our first slider of the ray's
  *    kind; one own piece passed on the way to such a slider is a discoverer.
- * Either fill is skipped when no slider of that side stands on a line through the king. */
+ * Either pass is skipped when no slider of that side stands on a line through the king. */
 static inline bool df__single(df_bb x) { return x && !(x & (x - 1)); }
 /* All ones when c holds: the per-direction decisions stay branch-free (they are data
  * dependent and would mispredict). */

@@ -14,5 +14,6 @@ int main(void)
     df_attack_maps(m, &b);
     printf("backend %s, checkers %d, black attacks %d squares\n", df_backend_name(),
            df_popcount(ks.checkers), df_popcount(m[DF_BLACK].all));
-    return df_popcount(ks.checkers) == 2 && df_between(DF_A1, DF_A8) == 0x0001010101010100ull ? 0 : 1;
+    return df_popcount(ks.checkers) == 2 && df_between(DF_A1, DF_A8) == 0x0001010101010100ull ? 0
+                                                                                              : 1;
 }

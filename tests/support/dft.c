@@ -122,8 +122,6 @@ void dft_setup_backend(void)
 }
 
 const char *dft_backend(void) { return dft_tested ? dft_tested->name : df_backend_name(); }
-void dft_use_scalar(void) { df__backend_force(&df__backend_scalar); }
-void dft_use_tested(void) { df__backend_force(dft_tested ? dft_tested : df__backend_active()); }
 
 df_board dft_fen(const char *fen)
 {

@@ -42,10 +42,8 @@ void dft_report_bb(const char *file, int line, const char *what, df_bb expected,
  * build without -mavx2). Exits 77 (CTest: skipped) with the reason when the CPU cannot run
  * it. Call first in main. */
 void dft_setup_backend(void);
-/* The backend the run checks, and the scalar table as the second opinion. */
+/* The name of the backend the run checks. */
 const char *dft_backend(void);
-void dft_use_scalar(void);
-void dft_use_tested(void);
 
 df_board dft_fen(const char *fen);
 
