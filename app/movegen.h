@@ -1,6 +1,6 @@
 /* The program's legal move generator, built on the library: pins, checkers and
- * check-block squares from df_checks_and_pins, the enemy attack set (king removed) from
- * df_slider_rays, slider moves per direction from df_slider_rays. Moves are produced as
+ * check-block squares from df_checks_and_pins; in one df_slider_rays_both call the enemy
+ * attack set (our king removed) and our slider moves per direction. Moves are produced as
  * groups of targets, so a leaf count is a sum of popcounts (bulk counting). */
 #ifndef DIRFILL_APP_MOVEGEN_H
 #define DIRFILL_APP_MOVEGEN_H

@@ -67,18 +67,21 @@ static inline void collect(const df_board *b, mg_groups *G, const bool count_onl
     df_pins_checks ks;
     df_checks_and_pins(&ks, b);
 
-    /* Squares the king may not step on: enemy attacks seen through our king. */
-    df_rays er;
-    df_slider_rays(&er, e_rq, e_bq, empty | king);
+    /* One call for two slider sets: ours (unpinned; their moves by direction) and the
+     * enemy's seen through our king (the squares the king may not step on). */
+    const df_bb pinned = ks.pinned;
+    const df_bb u_rq = own & rq & ~pinned, u_bq = own & bq & ~pinned;
+    df_rays r[2];
+    df_slider_rays_both(r, (const df_bb[2]){u_rq, e_rq}, (const df_bb[2]){u_bq, e_bq},
+                        (const df_bb[2]){empty, empty | king});
     df_bb danger = df_knight_attacks(enemy & b->piece[DF_KNIGHT]) |
                    df_pawn_any_attacks(enemy & b->piece[DF_PAWN], them) |
                    df_king_attacks(enemy & b->piece[DF_KING]);
-    for (int d = 0; d < 8; d++) danger |= er.r[d];
+    for (int d = 0; d < 8; d++) danger |= r[1].r[d];
     add(G, G_FROM, df_king_attacks(king) & ~own & ~danger, ksq, 0, 0, 0);
     if (df_more_than_one(ks.checkers)) return;
 
     const df_bb target = ks.checkers ? ks.checkers | ks.check_block : ~own;
-    const df_bb pinned = ks.pinned;
 
     if (!ks.checkers) {
         /* Castling: rook squares between empty, king's path not attacked. */
@@ -101,13 +104,7 @@ static inline void collect(const df_board *b, mg_groups *G, const bool count_onl
     for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
         add(G, G_DELTA, df_knight_jump(knights, k) & target, 0, knight_delta[k], 0, 0);
 
-    const df_bb u_rq = own & rq & ~pinned, u_bq = own & bq & ~pinned;
-    if (u_rq | u_bq) {
-        df_rays ur;
-        df_slider_rays(&ur, u_rq, u_bq, empty);
-        for (int d = 0; d < 8; d++)
-            add(G, G_SLIDER, ur.r[d] & target, 0, 0, d, d & 1 ? u_bq : u_rq);
-    }
+    for (int d = 0; d < 8; d++) add(G, G_SLIDER, r[0].r[d] & target, 0, 0, d, d & 1 ? u_bq : u_rq);
 
     const int up = us ? DF_S : DF_N, push = us ? -8 : 8;
     const df_bb last = us ? DF_RANK_1 : DF_RANK_8, third = us ? DF_RANK_1 << 40 : DF_RANK_1 << 16;

@@ -25,7 +25,8 @@ BENCH_RUNNERS(d_rays_both, OP_SLIDER_RAYS_BOTH, {
     side_sliders(b, DF_WHITE, &orth[0], &diag[0]);
     side_sliders(b, DF_BLACK, &orth[1], &diag[1]);
     df_rays r[2];
-    df_slider_rays_both(r, orth, diag, ~df_board_occupied(b));
+    const df_bb empty[2] = {~df_board_occupied(b), ~df_board_occupied(b)};
+    df_slider_rays_both(r, orth, diag, empty);
     memcpy(o, r[0].r, sizeof r[0].r);
     memcpy(o + 8, r[1].r, sizeof r[1].r);
 })

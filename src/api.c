@@ -6,7 +6,8 @@ void df_slider_rays(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
     df__backend_active()->slider_rays(out, orth, diag, empty);
 }
 
-void df_slider_rays_both(df_rays out[2], const df_bb orth[2], const df_bb diag[2], df_bb empty)
+void df_slider_rays_both(df_rays out[2], const df_bb orth[2], const df_bb diag[2],
+                         const df_bb empty[2])
 {
     df__backend_active()->slider_rays_both(out, orth, diag, empty);
 }

@@ -12,7 +12,8 @@ typedef struct df__backend {
     const char *name;
     bool (*cpu_supports)(void);
     void (*slider_rays)(df_rays *out, df_bb orth, df_bb diag, df_bb empty);
-    void (*slider_rays_both)(df_rays out[2], const df_bb orth[2], const df_bb diag[2], df_bb empty);
+    void (*slider_rays_both)(df_rays out[2], const df_bb orth[2], const df_bb diag[2],
+                             const df_bb empty[2]);
     void (*xrays)(df_rays *out, const df_rays *rays, df_bb empty, df_bb blockers);
     void (*between_sliders_and_targets)(df_rays *out, df_bb orth, df_bb diag, df_bb targets,
                                         df_bb empty);

@@ -25,10 +25,10 @@ static void k_slider_rays(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
 }
 
 static void k_slider_rays_both(df_rays out[2], const df_bb orth[2], const df_bb diag[2],
-                               df_bb empty)
+                               const df_bb empty[2])
 {
-    df__rays_of(&out[0], orth[0], diag[0], empty);
-    df__rays_of(&out[1], orth[1], diag[1], empty);
+    df__rays_of(&out[0], orth[0], diag[0], empty[0]);
+    df__rays_of(&out[1], orth[1], diag[1], empty[1]);
 }
 
 static void k_xrays(df_rays *out, const df_rays *rays, df_bb empty, df_bb blockers)

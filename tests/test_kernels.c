@@ -46,15 +46,15 @@ static void test_slider_rays_both(void **state)
 {
     (void)state;
     for (long i = 0; i < DFT_ITERATIONS / 4; i++) {
-        df_bb orth[2], diag[2], empty;
-        random_sliders(&orth[0], &diag[0], &empty);
-        orth[1] = dft_rand_bb() & ~empty;
-        diag[1] = dft_rand_bb() & ~empty;
+        df_bb orth[2], diag[2], empty[2];
+        random_sliders(&orth[0], &diag[0], &empty[0]);
+        random_sliders(&orth[1], &diag[1], &empty[1]);
+        if (i & 1) empty[1] = empty[0] & ~(orth[1] | diag[1]); /* one board, two sides */
         df_rays got[2];
         df_slider_rays_both(got, orth, diag, empty);
         for (int s = 0; s < 2; s++) {
-            df_rays ref = ref_slider_rays(orth[s], diag[s], empty);
-            assert_rays(&ref, &got[s], "both sides", i);
+            df_rays ref = ref_slider_rays(orth[s], diag[s], empty[s]);
+            assert_rays(&ref, &got[s], "both", i);
         }
     }
 }

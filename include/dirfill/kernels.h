@@ -20,9 +20,11 @@ typedef struct df_sliders {
 /** The eight per-direction attack sets: out->r[d] = df_ray_attacks(orth or diag, empty, d),
  *  orth on even directions, diag on odd ones. */
 DF_API void df_slider_rays(df_rays *out, df_bb orth, df_bb diag, df_bb empty);
-/** Both sides in one call: out[i] for orth[i], diag[i], on the same empty set. */
+/** Two slider sets in one call: out[i] for orth[i], diag[i] through empty[i]. Both sides
+ *  of a board, or, as a move generator wants, the enemy's sliders seen through our king
+ *  (empty[1] = empty | king) beside our own sliders. */
 DF_API void df_slider_rays_both(df_rays out[2], const df_bb orth[2], const df_bb diag[2],
-                                df_bb empty);
+                                const df_bb empty[2]);
 /** Multi-slider x-rays (seed "X-ray Attacks", Multiple Sliders): out->r[d] is the ray in
  *  direction d from the blockers that rays->r[d] hit (rays->r[d] & blockers): the squares
  *  behind each first blocker, up to and including the next piece or the edge. */
