@@ -185,7 +185,7 @@ static inline void df__king_safety(df_pins_checks *o, const df_board *b, bool di
     /* The enemy king counts too: adjacent kings are no legal position, but analysed. */
     const int ksq = df_lsb(king);
     o->checkers = (df_knight_table[ksq] & enemy & b->piece[DF_KNIGHT]) |
-                  (df_pawn_any_attacks(king, us) & enemy & b->piece[DF_PAWN]) |
+                  (df_pawn_table[us][ksq] & enemy & b->piece[DF_PAWN]) |
                   (df_king_table[ksq] & eking);
     o->pinned = o->pinners = o->check_block = 0;
     df__pin_scan(o, ksq, own, enemy, enemy & rq, enemy & bq);

@@ -68,3 +68,7 @@ const df_bb df_line_table[64][64] = DF__TABLE(DF__LINE);
 
 const df_bb df_knight_table[64] = DF__BOARD_OF(DF__KNIGHT_OF);
 const df_bb df_king_table[64] = DF__BOARD_OF(DF__KING_OF);
+/* Squares a pawn of each colour on s attacks: up the board for white, down for black. */
+#define DF__WPAWN_OF(s) (((DF__BIT(s) << 9) & DF_NOT_A) | ((DF__BIT(s) << 7) & DF_NOT_H))
+#define DF__BPAWN_OF(s) (((DF__BIT(s) >> 7) & DF_NOT_A) | ((DF__BIT(s) >> 9) & DF_NOT_H))
+const df_bb df_pawn_table[2][64] = {DF__BOARD_OF(DF__WPAWN_OF), DF__BOARD_OF(DF__BPAWN_OF)};

@@ -51,6 +51,9 @@ static void test_tables(void **state)
     for (int sq = 0; sq < 64; sq++) {
         DFT_ASSERT_BB(ref_knight(df_square_bb(sq)), df_knight_table[sq], "knight sq=%d", sq);
         DFT_ASSERT_BB(ref_king(df_square_bb(sq)), df_king_table[sq], "king sq=%d", sq);
+        for (int c = 0; c < 2; c++)
+            DFT_ASSERT_BB(ref_pawn(df_square_bb(sq), c, 0) | ref_pawn(df_square_bb(sq), c, 1),
+                          df_pawn_table[c][sq], "pawn c=%d sq=%d", c, sq);
     }
 }
 

@@ -59,6 +59,8 @@ DF_API extern const df_bb df_ray_table[64][8];
  *  df_knight_attacks and df_king_attacks of that square). */
 DF_API extern const df_bb df_knight_table[64];
 DF_API extern const df_bb df_king_table[64];
+/** Pawn attacks of one square by colour: df_pawn_table[color][sq] (white attacks upward). */
+DF_API extern const df_bb df_pawn_table[2][64];
 
 /** The empty-board ray from sq in direction d. */
 static inline df_bb df_ray_mask(int sq, int d) { return df_ray_table[sq][d]; }
