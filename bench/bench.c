@@ -25,7 +25,7 @@ static const char help[] =
     "usage: dirfill bench [--json] [--svg FILE] [--quick] [--cpu N] [--positions N]\n"
     "\n"
     "Times each operation over three built-in corpora (middlegame, endgame, games) for every\n"
-    "backend this CPU runs (or only the one --backend names) and for the classic per-piece\n"
+    "backend this CPU runs (or scalar and the one --backend names) and for the classic per-piece\n"
     "methods that produce identical output: pext (BMI2), magic, hq (hyperbola quintessence),\n"
     "sniper (Stockfish-style pins and checks). All outputs are compared before timing.\n"
     "Figures: ns per position, median of 21 repetitions after a warm-up; throughput (positions\n"
@@ -158,7 +158,8 @@ int cmd_bench(int argc, char **argv)
     const double target_ns = quick ? 2e4 : 1e6;
 
     /* Methods: the backends (scalar first: the reference of the checks and ratios), then
-     * the baselines this CPU runs. An explicit --backend limits the backends to that one. */
+     * the baselines this CPU runs. A backend named by --backend or DIRFILL_BACKEND is timed
+     * alone beside scalar, which stays as the reference. */
     const char *only = cli_backend;
     method ms[8];
     int nm = 0;
