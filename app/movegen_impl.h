@@ -46,9 +46,6 @@ static inline void add(mg_groups *G, int kind, df_bb to, int from, int delta, in
     g->kind = (int8_t)kind;
 }
 
-/* Knight jump k moves a square by this much (df_knight_jump's order). */
-static const int8_t knight_delta[8] = {17, 10, -6, -15, -17, -10, 6, 15};
-
 static inline void collect(const df_board *b, mg_groups *G, const bool count_only)
 {
     const int us = b->stm, them = us ^ 1;
@@ -102,7 +99,7 @@ static inline void collect(const df_board *b, mg_groups *G, const bool count_onl
 
     const df_bb knights = own & b->piece[DF_KNIGHT] & ~pinned;
     for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
-        add(G, G_DELTA, df_knight_jump(knights, k) & target, 0, knight_delta[k], 0, 0);
+        add(G, G_DELTA, df_knight_jump(knights, k) & target, 0, df_knight_jump_delta(k), 0, 0);
 
     for (int d = 0; d < 8; d++) add(G, G_SLIDER, r[0].r[d] & target, 0, 0, d, d & 1 ? u_bq : u_rq);
 

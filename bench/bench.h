@@ -22,11 +22,12 @@ void corpus_build(bench_corpus out[CORPUS_COUNT], size_t count);
 void corpus_free(bench_corpus out[CORPUS_COUNT]);
 
 /* ---- Tables shared by the classic methods (tables.c) ---- */
-extern df_bb bt_ray[8][64];        /* empty-board ray from a square in a direction */
 extern df_bb bt_rook_pseudo[64];   /* rook attacks on an empty board */
 extern df_bb bt_bishop_pseudo[64]; /* bishop attacks on an empty board */
-extern df_bb bt_knight[64], bt_king[64], bt_pawn[2][64];
 void tables_init(void);
+/* Relevant occupancy of a slider on sq (rook: first_dir 0, bishop: 1): the empty-board rays
+ * less their edge square, from which no further step in the ray's direction stays on board. */
+df_bb bt_relevant(int sq, int first_dir);
 
 /* ---- Classic methods: per-piece loops over one attack getter each (classic_ops.h) ---- */
 struct bench_runners;

@@ -31,12 +31,12 @@ static inline void classic_rays(const df_board *b, int side, df_bb *rays, df_bb 
             const int sq = df_pop_lsb(&s);
             const df_bb att = classic_attacks(type, sq, occ);
             for (int d = type == DF_BISHOP; d < 8; d += type == DF_QUEEN ? 1 : 2) {
-                const df_bb r = att & bt_ray[d][sq];
+                const df_bb r = att & df_ray_table[sq][d];
                 rays[d] |= r;
                 const df_bb hit = r & occ;
                 if (xr && hit) {
                     const int h = df_lsb(hit);
-                    xr[d] |= classic_attacks(d & 1 ? DF_BISHOP : DF_ROOK, h, occ) & bt_ray[d][h];
+                    xr[d] |= classic_attacks(d & 1 ? DF_BISHOP : DF_ROOK, h, occ) & df_ray_table[h][d];
                 }
             }
         }
@@ -67,18 +67,18 @@ static inline void classic_attack_map(df_attack_map *m, const df_board *b, int s
             const int sq = df_pop_lsb(&s);
             df_bb att;
             if (type == DF_KNIGHT)
-                att = bt_knight[sq];
+                att = df_knight_table[sq];
             else if (type == DF_KING)
-                att = bt_king[sq];
+                att = df_king_table[sq];
             else {
                 att = classic_attacks(type, sq, occ);
                 for (int d = type == DF_BISHOP; d < 8; d += type == DF_QUEEN ? 1 : 2) {
-                    const df_bb r = att & bt_ray[d][sq], hit = r & occ;
+                    const df_bb r = att & df_ray_table[sq][d], hit = r & occ;
                     m->rays.r[d] |= r;
                     if (hit) {
                         const int h = df_lsb(hit);
                         m->xrays.r[d] |=
-                            classic_attacks(d & 1 ? DF_BISHOP : DF_ROOK, h, occ) & bt_ray[d][h];
+                            classic_attacks(d & 1 ? DF_BISHOP : DF_ROOK, h, occ) & df_ray_table[h][d];
                     }
                 }
             }
@@ -136,8 +136,8 @@ BENCH_RUNNERS(c_attackers, OP_ATTACKERS_TO, {
     const df_bb wp = b->piece[DF_PAWN] & b->color[DF_WHITE];
     const df_bb bp = b->piece[DF_PAWN] & b->color[DF_BLACK];
     for (int sq = 0; sq < 64; sq++)
-        o[sq] = (bt_pawn[DF_WHITE][sq] & bp) | (bt_pawn[DF_BLACK][sq] & wp) |
-                (bt_knight[sq] & b->piece[DF_KNIGHT]) | (bt_king[sq] & b->piece[DF_KING]) |
+        o[sq] = (df_pawn_table[DF_WHITE][sq] & bp) | (df_pawn_table[DF_BLACK][sq] & wp) |
+                (df_knight_table[sq] & b->piece[DF_KNIGHT]) | (df_king_table[sq] & b->piece[DF_KING]) |
                 (classic_rook(sq, occ) & rq) | (classic_bishop(sq, occ) & bq);
 })
 

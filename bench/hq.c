@@ -18,9 +18,9 @@ static void hq_init(void)
 {
     for (int sq = 0; sq < 64; sq++) {
         const df_bb s = df_square_bb(sq);
-        file_mask[sq] = (bt_ray[DF_N][sq] | bt_ray[DF_S][sq]) & ~s;
-        diag_mask[sq] = (bt_ray[DF_NE][sq] | bt_ray[DF_SW][sq]) & ~s;
-        anti_mask[sq] = (bt_ray[DF_NW][sq] | bt_ray[DF_SE][sq]) & ~s;
+        file_mask[sq] = (df_ray_table[sq][DF_N] | df_ray_table[sq][DF_S]) & ~s;
+        diag_mask[sq] = (df_ray_table[sq][DF_NE] | df_ray_table[sq][DF_SW]) & ~s;
+        anti_mask[sq] = (df_ray_table[sq][DF_NW] | df_ray_table[sq][DF_SE]) & ~s;
     }
     for (int occ6 = 0; occ6 < 64; occ6++)
         for (int f = 0; f < 8; f++) {

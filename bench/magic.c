@@ -33,8 +33,7 @@ static void find_magic(magic_entry *e, df_bb *table, int sq, int first_dir)
 {
     df_bb occ[4096], ref[4096];
     int epoch[4096] = {0}, size = 0, cur = 0;
-    e->mask = 0;
-    for (int d = first_dir; d < 8; d += 2) e->mask |= bt_ray[d][sq] & df_shift(DF_FULL, d ^ 4);
+    e->mask = bt_relevant(sq, first_dir);
     e->shift = 64u - (unsigned)df_popcount(e->mask);
     e->attacks = table;
     df_bb sub = 0;

@@ -9,15 +9,6 @@ static df_bb rook_table[102400], bishop_table[5248];
 static df_bb rook_mask[64], bishop_mask[64];
 static df_bb *rook_at[64], *bishop_at[64];
 
-/* Relevant occupancy: the empty-board rays less their edge square (the one from which no
- * further step in the ray's direction stays on the board). */
-static df_bb relevant(int sq, int first_dir)
-{
-    df_bb m = 0;
-    for (int d = first_dir; d < 8; d += 2) m |= bt_ray[d][sq] & df_shift(DF_FULL, d ^ 4);
-    return m;
-}
-
 static void fill(df_bb *table, df_bb mask, int sq, int first_dir)
 {
     df_bb sub = 0;
@@ -33,8 +24,8 @@ static void pext_init(void)
 {
     df_bb *r = rook_table, *b = bishop_table;
     for (int sq = 0; sq < 64; sq++) {
-        rook_mask[sq] = relevant(sq, 0);
-        bishop_mask[sq] = relevant(sq, 1);
+        rook_mask[sq] = bt_relevant(sq, 0);
+        bishop_mask[sq] = bt_relevant(sq, 1);
         rook_at[sq] = r;
         bishop_at[sq] = b;
         fill(r, rook_mask[sq], sq, 0);

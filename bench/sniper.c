@@ -33,9 +33,9 @@ void sniper_king_safety(df_pins_checks *o, const df_board *b)
     o->pinned = o->pinners = o->checkers = o->check_block = o->discoverers = 0;
     scan(ksq, ((bt_rook_pseudo[ksq] & rq) | (bt_bishop_pseudo[ksq] & bq)) & enemy, occ, own,
          &o->pinned, &o->pinners, &o->checkers, &o->check_block);
-    o->checkers |= (bt_knight[ksq] & enemy & b->piece[DF_KNIGHT]) |
-                   (bt_pawn[us][ksq] & enemy & b->piece[DF_PAWN]) |
-                   (bt_king[ksq] & enemy & b->piece[DF_KING]);
+    o->checkers |= (df_knight_table[ksq] & enemy & b->piece[DF_KNIGHT]) |
+                   (df_pawn_table[us][ksq] & enemy & b->piece[DF_PAWN]) |
+                   (df_king_table[ksq] & enemy & b->piece[DF_KING]);
     scan(eksq, ((bt_rook_pseudo[eksq] & rq) | (bt_bishop_pseudo[eksq] & bq)) & own, occ, own,
          &o->discoverers, &unused, &unused, &unused);
 }

@@ -220,7 +220,6 @@ static inline void df__scatter_shifted(df_bb out[64], df_bb targets, int delta)
 
 static void k_attackers_to_all(df_bb out[64], const df_board *b)
 {
-    static const int8_t jump[DF_KNIGHT_JUMPS] = {17, 10, -6, -15, -17, -10, 6, 15};
     const df_bb occ = df_board_occupied(b);
     for (int sq = 0; sq < 64; sq++) out[sq] = 0;
     df_bb sliders = b->piece[DF_BISHOP] | b->piece[DF_ROOK] | b->piece[DF_QUEEN];
@@ -239,7 +238,7 @@ static void k_attackers_to_all(df_bb out[64], const df_board *b)
         df__scatter(out, df_king_attacks(k), k);
     }
     for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
-        df__scatter_shifted(out, df_knight_jump(b->piece[DF_KNIGHT], k), jump[k]);
+        df__scatter_shifted(out, df_knight_jump(b->piece[DF_KNIGHT], k), df_knight_jump_delta(k));
     for (int c = 0; c < 2; c++) {
         const df_bb pawns = b->piece[DF_PAWN] & b->color[c];
         df__scatter_shifted(out, df_pawn_east_attacks(pawns, c), c ? -7 : 9);

@@ -28,6 +28,13 @@ static void test_knight_jumps_random(void **state)
             }
         }
         DFT_ASSERT_BB(ref_knight(n), all, "union of jumps");
+        for (int k = 0; k < DF_KNIGHT_JUMPS; k++) {
+            df_bb t = df_knight_jump(n, k);
+            while (t) {
+                const int to = df_pop_lsb(&t);
+                assert_true((n >> (to - df_knight_jump_delta(k))) & 1); /* the source */
+            }
+        }
         int total = 0, expect = 0;
         for (int k = 0; k < DF_KNIGHT_JUMPS; k++) total += df_popcount(df_knight_jump(n, k));
         for (int sq = 0; sq < 64; sq++)

@@ -201,28 +201,21 @@ static inline void df_meet(df_rays *out, const df_rays *a, const df_rays *b)
 
 /** Number of knight jumps (see df_knight_jump). */
 #define DF_KNIGHT_JUMPS 8
-/** The targets of jump k (0..7, from NNE clockwise) of every knight in the set. A shift
- *  by one jump gives each target at most one source: the eight are disjoint-per-source. */
+/** How far jump k (0..7, from NNE clockwise) moves a square: target = source + delta. */
+static inline int df_knight_jump_delta(int k)
+{
+    static const signed char delta[8] = {17, 10, -6, -15, -17, -10, 6, 15};
+    return delta[k & 7];
+}
+/** The targets of jump k of every knight in the set. A shift by one jump gives each target
+ *  at most one source: the eight are disjoint-per-source sets. */
 static inline df_bb df_knight_jump(df_bb knights, int k)
 {
-    switch (k & 7) {
-    case 0:
-        return (knights << 17) & DF_NOT_A; /* NNE */
-    case 1:
-        return (knights << 10) & DF_NOT_AB; /* NEE */
-    case 2:
-        return (knights >> 6) & DF_NOT_AB; /* SEE */
-    case 3:
-        return (knights >> 15) & DF_NOT_A; /* SSE */
-    case 4:
-        return (knights >> 17) & DF_NOT_H; /* SSW */
-    case 5:
-        return (knights >> 10) & DF_NOT_GH; /* SWW */
-    case 6:
-        return (knights << 6) & DF_NOT_GH; /* NWW */
-    default:
-        return (knights << 15) & DF_NOT_H; /* NNW */
-    }
+    /* Files the jump cannot land on: it moves one or two files east (or west). */
+    static const df_bb land[8] = {DF_NOT_A, DF_NOT_AB, DF_NOT_AB, DF_NOT_A,
+                                  DF_NOT_H, DF_NOT_GH, DF_NOT_GH, DF_NOT_H};
+    const int delta = df_knight_jump_delta(k);
+    return (delta > 0 ? knights << delta : knights >> -delta) & land[k & 7];
 }
 /** Union of the knight attacks of every square in knights. */
 static inline df_bb df_knight_attacks(df_bb knights)

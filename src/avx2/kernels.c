@@ -29,6 +29,11 @@ static inline simde__m256i df__v(df_bb a, df_bb b, df_bb c, df_bb d)
     return simde_mm256_setr_epi64x((int64_t)a, (int64_t)b, (int64_t)c, (int64_t)d);
 }
 
+/* Shift counts of one, two and four steps, lane by lane: N NE E NW = S SW W SE = 8 9 1 7. */
+#define DF__STEP1 df__v(8, 9, 1, 7)
+#define DF__STEP2 df__v(16, 18, 2, 14)
+#define DF__STEP4 df__v(32, 36, 4, 28)
+
 /* One half's fill: three doubling steps, then the final one-step shift to the attacks. */
 #define DF__KOGGE_STONE(SHIFT, gen, pro, s1, s2, s4, wrap)                                         \
     do {                                                                                           \
@@ -43,7 +48,7 @@ static inline simde__m256i df__v(df_bb a, df_bb b, df_bb c, df_bb d)
 /* Both halves' fills, from generator vectors: lanes 0..3 shift left, lanes 4..7 right. */
 static inline void df__fill_store(df_rays *out, simde__m256i pos, simde__m256i neg, df_bb empty)
 {
-    const simde__m256i s1 = df__v(8, 9, 1, 7), s2 = df__v(16, 18, 2, 14), s4 = df__v(32, 36, 4, 28);
+    const simde__m256i s1 = DF__STEP1, s2 = DF__STEP2, s4 = DF__STEP4;
     const simde__m256i wrap_pos = df__v(DF_FULL, DF_NOT_A, DF_NOT_A, DF_NOT_H);
     const simde__m256i wrap_neg = df__v(DF_FULL, DF_NOT_H, DF_NOT_H, DF_NOT_A);
     const simde__m256i e = simde_mm256_set1_epi64x((int64_t)empty);
@@ -76,7 +81,7 @@ static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb mask, d
  * first blocker. occ holds {orth, diag, orth, diag} occupancies. */
 static inline void df__square_rays_v(simde__m256i *pos, simde__m256i *neg, simde__m256i occ)
 {
-    const simde__m256i s1 = df__v(8, 9, 1, 7), s2 = df__v(16, 18, 2, 14), s4 = df__v(32, 36, 4, 28);
+    const simde__m256i s1 = DF__STEP1, s2 = DF__STEP2, s4 = DF__STEP4;
     simde__m256i bp = simde_mm256_and_si256(*pos, occ), bn = simde_mm256_and_si256(*neg, occ);
     bp = simde_mm256_or_si256(bp, simde_mm256_sllv_epi64(bp, s1));
     bn = simde_mm256_or_si256(bn, simde_mm256_srlv_epi64(bn, s1));
