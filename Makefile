@@ -2,7 +2,7 @@
 # (see CMakePresets.json). Each target first makes sure the Debian build dependencies are
 # there: installed with apt-get when run as root, else the exact command is printed.
 
-DEPS    := cmake gcc g++ make pkg-config libcmocka-dev libsimde-dev
+DEPS    := cmake gcc g++ make pkg-config libcmocka-dev libsimde-dev doxygen
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE := build/release
 
@@ -57,12 +57,11 @@ test-fuzz: deps
 # Fuzz longer: make fuzz FUZZ_SECONDS=3600 (each target in turn; new inputs kept in build/fuzz).
 FUZZ_SECONDS ?= 300
 fuzz: test-fuzz
-	cd build/fuzz/tests && for t in fen differential; do mkdir -p corpus-$$t && \
+	cd build/fuzz/tests && for t in fen differential movegen; do mkdir -p corpus-$$t && \
 	  ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus-$$t ../../../tests/fuzz/seeds-$$t; done
 
-# API reference from the public headers (Doxygen): build/docs/html/index.html
-docs:
-	@command -v doxygen >/dev/null || $(MAKE) --no-print-directory deps DEPS=doxygen
+# API reference from the public headers (Doxygen, warnings are errors): build/docs/html/index.html
+docs: deps
 	doxygen docs/Doxyfile
 	@echo "API reference: build/docs/html/index.html"
 

@@ -1,18 +1,17 @@
 /* dirfill analyze: the contract's JSON Lines, or diagrams for people. */
-#define _POSIX_C_SOURCE 200809L
-#include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "app.h"
 
 static const char help[] =
     "usage: dirfill analyze [--json] [--fen FEN]\n"
     "\n"
     "With --fen, one position; otherwise FENs from standard input, one a line (blank lines\n"
     "and lines starting with # are skipped), one result per line in input order.\n"
-    "  --json   one JSON object per line (keys: see CLI-CONTRACT.md)\n"
+    "  --json   one JSON object per line (keys: docs/cli.md)\n"
     "Bad FENs: a message on stderr (and with --json an {\"error\", \"input\"} object); the\n"
-    "other lines are still analysed; exit status 1.\n";
+    "other lines are still analysed; exit status 1. Positions that no game reaches (the side\n"
+    "not to move in check, nine pawns) are analysed like any other.\n";
 
 typedef struct {
     df_board b;
@@ -43,10 +42,13 @@ static void json_rays(FILE *out, const char *key, const df_rays *r)
 
 static void json_side(FILE *out, const df_attack_map *m)
 {
-    static const char *const kinds[DF_ATK_KINDS] = {"pawn_east", "pawn_west", "knight", "bishop",
-                                                    "rook",      "queen",     "king"};
+    static const char *const types[DF_PIECE_TYPES] = {"pawn", "knight", "bishop",
+                                                      "rook", "queen",  "king"};
     fputc('{', out);
-    for (int k = 0; k < DF_ATK_KINDS; k++) json_key_bb(out, kinds[k], m->by_type[k], k > 0);
+    json_key_bb(out, "pawn_east", m->pawn_east, false);
+    json_key_bb(out, "pawn_west", m->pawn_west, true);
+    for (int t = DF_KNIGHT; t < DF_PIECE_TYPES; t++)
+        json_key_bb(out, types[t], m->by_type[t], true);
     json_rays(out, "rays", &m->rays);
     json_rays(out, "xrays", &m->xrays);
     json_key_bb(out, "all", m->all, true);
@@ -86,13 +88,12 @@ static void print_row(FILE *out, const df_board *b, const diagram *d, int n)
         for (int i = 0; i < n; i++) {
             fprintf(out, "%d ", rank + 1);
             for (int file = 0; file < 8; file++) {
-                int sq = df_make_square(file, rank);
-                char c = (d[i].set >> sq) & 1 ? 'x' : '.';
+                const df_square sq = df_make_square(file, rank);
+                char c = df_has(d[i].set, sq) ? 'x' : '.';
                 if (b && i == 0) {
-                    int t = df_board_type_at(b, sq);
-                    c = t < DF_PIECE_TYPES
-                            ? "PNBRQKpnbrqk"[t + 6 * (int)((b->color[DF_BLACK] >> sq) & 1)]
-                            : '.';
+                    const df_piece_type t = df_board_type_at(b, sq);
+                    c = t < DF_PIECE_TYPES ? "PNBRQKpnbrqk"[t + 6 * df_has(b->color[DF_BLACK], sq)]
+                                           : '.';
                 }
                 fprintf(out, "%c ", c);
             }
@@ -123,38 +124,15 @@ static void print_people(FILE *out, const analysis *a)
     print_row(out, NULL, row2, 5);
 }
 
-/* Returns 0, or 1 for a bad FEN (reported as the contract says). */
-static int analyze_text(const char *text, size_t len, bool json, bool from_option, long line)
+static void analyze_one(const df_board *b, void *ctx)
 {
     analysis a;
-    df_fen_error err;
-    if (df_fen_parse(&a.b, text, len, &err) != DF_OK) {
-        if (from_option)
-            fprintf(stderr, "dirfill analyze: bad FEN: %s\n", err.message);
-        else
-            fprintf(stderr, "dirfill analyze: line %ld: bad FEN: %s\n", line, err.message);
-        if (json) {
-            fputs("{\"error\": ", stdout);
-            json_string(stdout, err.message, strlen(err.message));
-            fputs(", \"input\": ", stdout);
-            json_string(stdout, text, len);
-            fputs("}\n", stdout);
-        }
-        return EXIT_BAD_INPUT;
-    }
+    a.b = *b;
     analyse(&a);
-    if (json)
+    if (*(const bool *)ctx)
         print_json(stdout, &a);
     else
         print_people(stdout, &a);
-    return 0;
-}
-
-static bool skipped(const char *s, size_t len)
-{
-    size_t i = 0;
-    while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) i++;
-    return i == len || s[i] == '#';
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -162,35 +140,18 @@ int cmd_analyze(int argc, char **argv)
     bool json = false;
     const char *fen = NULL;
     for (int i = 0; i < argc; i++) {
-        if (is_opt(argv[i], "--json"))
+        const int got = cmd_value("analyze", argc, argv, &i, "--fen", &fen);
+        if (got < 0) return -got;
+        if (got) continue;
+        if (cmd_is(argv[i], "--json"))
             json = true;
-        else if (is_opt(argv[i], "--fen")) {
-            if (i + 1 >= argc) return usage_error("analyze", "--fen needs a value");
-            fen = argv[++i];
-        } else if (strncmp(argv[i], "--fen=", 6) == 0)
-            fen = argv[i] + 6;
-        else if (is_opt(argv[i], "--help") || is_opt(argv[i], "-h")) {
+        else if (cmd_is(argv[i], "--help") || cmd_is(argv[i], "-h")) {
             fputs(help, stdout);
             return 0;
         } else
-            return usage_error("analyze", "unknown argument '%s' (see dirfill analyze --help)",
-                               argv[i]);
+            return cmd_usage_error("analyze", "unknown argument '%s' (see dirfill analyze --help)",
+                                   argv[i]);
     }
-    if (fen) return analyze_text(fen, strlen(fen), json, true, 0);
-
-    int status = 0;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    long number = 0;
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
-        number++;
-        size_t len = (size_t)n;
-        if (len && line[len - 1] == '\n') len--;
-        if (skipped(line, len)) continue;
-        status |= analyze_text(line, len, json, false, number);
-        if (!json) fflush(stdout);
-    }
-    free(line);
-    return status;
+    const position_loop loop = {"analyze", json, DF_FEN_STANDARD, false, analyze_one, &json};
+    return run_positions(&loop, fen);
 }

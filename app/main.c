@@ -1,66 +1,35 @@
-/* dirfill: analyze positions, run perft, benchmark the backends (CLI-CONTRACT.md). */
-#include <stdarg.h>
+/* dirfill: analyze positions, list moves, run perft, benchmark the backends (docs/cli.md). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "app.h"
+#include "bench_main.h"
 
 static const char usage[] =
-    "usage: dirfill [--backend scalar|avx2|auto] <command> [options]\n"
+    "usage: dirfill [--backend NAME] <command> [options]\n"
     "\n"
     "SIMD direction-wise fills for chess bitboards.\n"
     "\n"
     "commands:\n"
     "  analyze [--json] [--fen FEN]   attack maps, pins and checks (FENs on stdin without --fen)\n"
-    "  perft [--json] [--divide] --depth N [--fen FEN]\n"
-    "                                 count leaf nodes of the legal move tree\n"
-    "  bench [--json] [--svg FILE] [--quick] [--cpu N]\n"
+    "  moves [--json] [--chess960] [--fen FEN]\n"
+    "                                 legal moves with SAN, SEE, check and the Polyglot key\n"
+    "  perft [--json] [--divide] [--chess960] --depth N [--fen FEN]\n"
+    "  perft [--json] [--chess960] --epd FILE [--depth N]\n"
+    "                                 count leaf nodes of the legal move tree, or a perft suite\n"
+    "  bench [--json] [--svg FILE] [--quick] [--cpu N] [--positions N]\n"
     "                                 time the backends against classic per-piece methods\n"
     "\n"
     "global options (before or after the command):\n"
-    "  --backend NAME   scalar, avx2 or auto (default; also DIRFILL_BACKEND)\n"
+    "  --backend NAME   %s or auto (default; also the environment variable\n"
+    "                   DIRFILL_BACKEND; the option wins)\n"
     "  --help           this text; `dirfill <command> --help` for a command\n"
     "  --version        the version\n"
     "\n"
-    "exit status: 0 success, 1 bad input (a FEN), 2 usage error or unusable backend\n";
+    "exit status: 0 success, 1 bad input or an output error, 2 usage error or unusable backend\n"
+    "The output contract: docs/cli.md.\n";
 
-const char *cli_backend;
-
-bool is_opt(const char *arg, const char *name) { return strcmp(arg, name) == 0; }
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "dirfill%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return EXIT_USAGE;
-}
-
-/* The option wins over the environment; a name this CPU cannot run is an error here,
- * where the library alone would fall back silently. */
-static int apply_backend(const char *name, const char *source)
-{
-    if (!name || !*name) return 0;
-    switch (df_backend_select(name)) {
-    case DF_OK:
-        return 0;
-    case DF_ERR_UNSUPPORTED_BACKEND:
-        return usage_error(NULL, "this CPU cannot run the %s backend (%s)", name, source);
-    default: {
-        char list[128] = "";
-        df_backend_info info;
-        for (size_t i = 0; df_backend_info_at(i, &info); i++) {
-            strncat(list, info.name, sizeof list - strlen(list) - 1);
-            strncat(list, ", ", sizeof list - strlen(list) - 1);
-        }
-        return usage_error(NULL, "unknown backend '%s' (%s); choose one of %sauto", name, source,
-                           list);
-    }
-    }
-}
+static void print_usage(FILE *out) { fprintf(out, usage, cmd_backend_list()); }
 
 /* Splits argv into the command and its arguments, taking out the global options. Returns
  * -1 to go on, or the exit status (help, version, usage errors). */
@@ -68,55 +37,57 @@ static int parse_globals(int argc, char **argv, const char **cmd, char **rest, i
                          const char **backend, const char **source)
 {
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (is_opt(a, "--backend")) {
-            if (i + 1 >= argc) return usage_error(NULL, "--backend needs a value");
-            *backend = argv[++i];
-            *source = "--backend";
-        } else if (strncmp(a, "--backend=", 10) == 0) {
-            *backend = a + 10;
+        const char *a = argv[i], *value;
+        const int got = cmd_value(NULL, argc, argv, &i, "--backend", &value);
+        if (got < 0) return -got;
+        if (got) {
+            *backend = value;
             *source = "--backend";
         } else if (*cmd) {
             rest[(*nrest)++] = argv[i];
-        } else if (is_opt(a, "--help") || is_opt(a, "-h")) {
-            fputs(usage, stdout);
+        } else if (cmd_is(a, "--help") || cmd_is(a, "-h")) {
+            print_usage(stdout);
             return 0;
-        } else if (is_opt(a, "--version")) {
-            printf("dirfill %s\n", DIRFILL_VERSION_STRING);
+        } else if (cmd_is(a, "--version")) {
+            printf("dirfill %s\n", df_version());
             return 0;
         } else if (a[0] == '-') {
-            return usage_error(NULL, "unknown option '%s' (see dirfill --help)", a);
+            return cmd_usage_error(NULL, "unknown option '%s' (see dirfill --help)", a);
         } else {
             *cmd = a;
         }
     }
     if (!*cmd) {
-        fputs(usage, stderr);
+        print_usage(stderr);
         return EXIT_USAGE;
     }
     return -1;
 }
 
+static int run_command(const char *cmd, int argc, char **argv, const char *backend)
+{
+    if (cmd_is(cmd, "analyze")) return cmd_analyze(argc, argv);
+    if (cmd_is(cmd, "moves")) return cmd_moves(argc, argv);
+    if (cmd_is(cmd, "perft")) return cmd_perft(argc, argv);
+    if (cmd_is(cmd, "bench")) return bench_main(argc, argv, backend);
+    return cmd_usage_error(NULL, "unknown command '%s' (analyze, moves, perft, bench)", cmd);
+}
+
 int main(int argc, char **argv)
 {
+    /* An empty DIRFILL_BACKEND counts as unset; an empty --backend is an error. */
     const char *backend = getenv("DIRFILL_BACKEND"), *source = "DIRFILL_BACKEND";
+    if (backend && !*backend) backend = NULL;
     const char *cmd = NULL;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
-    if (!rest) return usage_error(NULL, "out of memory");
+    if (!rest) return cmd_input_error(NULL, "out of memory");
     int status = parse_globals(argc, argv, &cmd, rest, &nrest, &backend, &source);
-    if (status < 0) status = apply_backend(backend, source);
-    if (status == 0 && cmd) {
-        if (backend && *backend && strcmp(backend, "auto") != 0) cli_backend = backend;
-        if (is_opt(cmd, "analyze"))
-            status = cmd_analyze(nrest, rest);
-        else if (is_opt(cmd, "perft"))
-            status = cmd_perft(nrest, rest);
-        else if (is_opt(cmd, "bench"))
-            status = cmd_bench(nrest, rest);
-        else
-            status = usage_error(NULL, "unknown command '%s' (analyze, perft, bench)", cmd);
+    if (status < 0 && backend && cmd_select_backend(backend, source) != 0) status = EXIT_USAGE;
+    if (status < 0) {
+        const bool forced = backend && strcmp(backend, "auto") != 0;
+        status = run_command(cmd, nrest, rest, forced ? backend : NULL);
     }
     free(rest);
-    return status;
+    return cmd_finish_output(status);
 }

@@ -1,22 +1,26 @@
-/* dirfill perft: leaf counts of the legal move tree, timed. */
+/* dirfill perft: leaf counts of the legal move tree, timed; or a perft suite (epd.c). */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "movegen.h"
+#include "app.h"
 
 static const char help[] =
-    "usage: dirfill perft [--json] [--divide] --depth N [--fen FEN]\n"
+    "usage: dirfill perft [--json] [--divide] [--chess960] --depth N [--fen FEN]\n"
+    "       dirfill perft [--json] [--chess960] --epd FILE [--depth N]\n"
     "\n"
     "Counts the leaf nodes of the legal move tree to depth N (0..20) from FEN (default: the\n"
-    "start position). The last line of plain output is the node count.\n"
-    "  --divide   first one line per root move: e2e4: 20\n"
-    "  --json     {\"fen\", \"depth\", \"nodes\", \"seconds\", \"nps\"}\n";
+    "start position), with the library's legal move generator. The last line of plain output\n"
+    "is the node count.\n"
+    "  --divide     first one line per root move: e2e4: 20\n"
+    "  --json       {\"fen\", \"depth\", \"nodes\", \"seconds\", \"nps\"}\n"
+    "  --chess960   Chess960 castling (Shredder-FEN or X-FEN castling fields)\n"
+    "  --epd FILE   a perft suite, one `FEN ;D1 20 ;D2 400 ...` a line: every listed depth up to\n"
+    "               --depth (default: all) is counted and compared; exit 1 on any mismatch\n"
+    "Positions whose side not to move is in check have no legal move tree: exit 1.\n";
 
-static double now(void)
+double perft_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -24,7 +28,7 @@ static double now(void)
 }
 
 typedef struct {
-    char uci[6];
+    char uci[DF_UCI_MAX];
     uint64_t nodes;
 } root_move;
 
@@ -33,87 +37,118 @@ static int by_uci(const void *a, const void *b)
     return strcmp(((const root_move *)a)->uci, ((const root_move *)b)->uci);
 }
 
-int cmd_perft(int argc, char **argv)
+/* The root moves and their subtrees, sorted by UCI; returns their number. */
+static uint32_t divide(const df_board *b, int depth, root_move roots[DF_MAX_MOVES], uint64_t *nodes)
 {
-    bool json = false, divide = false;
-    const char *fen = DF_FEN_START, *depth_text = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (is_opt(a, "--json"))
-            json = true;
-        else if (is_opt(a, "--divide"))
-            divide = true;
-        else if (is_opt(a, "--fen") || is_opt(a, "--depth")) {
-            if (i + 1 >= argc) return usage_error("perft", "%s needs a value", a);
-            *(is_opt(a, "--fen") ? &fen : &depth_text) = argv[++i];
-        } else if (strncmp(a, "--fen=", 6) == 0)
-            fen = a + 6;
-        else if (strncmp(a, "--depth=", 8) == 0)
-            depth_text = a + 8;
-        else if (is_opt(a, "--help") || is_opt(a, "-h")) {
-            fputs(help, stdout);
-            return 0;
-        } else
-            return usage_error("perft", "unknown argument '%s' (see dirfill perft --help)", a);
+    df_move_list list;
+    df_generate_legal(b, &list);
+    *nodes = 0;
+    for (uint32_t i = 0; i < list.count; i++) {
+        df_board child;
+        df_make_move(b, list.moves[i], &child);
+        df_move_to_uci(b, list.moves[i], roots[i].uci);
+        df_perft(&child, depth - 1, &roots[i].nodes);
+        *nodes += roots[i].nodes;
     }
-    if (!depth_text) return usage_error("perft", "--depth N is required");
-    char *end;
-    errno = 0;
-    long depth = strtol(depth_text, &end, 10);
-    if (errno || end == depth_text || *end || depth < 0 || depth > 20)
-        return usage_error("perft", "--depth takes a whole number from 0 to 20, not '%s'",
-                           depth_text);
+    qsort(roots, list.count, sizeof roots[0], by_uci);
+    return list.count;
+}
 
-    df_board b;
-    df_fen_error err;
-    if (df_fen_parse(&b, fen, strlen(fen), &err) != DF_OK) {
-        fprintf(stderr, "dirfill perft: bad FEN: %s\n", err.message);
-        return EXIT_BAD_INPUT;
-    }
-
-    double start = now();
-    uint64_t nodes = 0;
-    mg_list list;
-    root_move roots[MG_MAX_MOVES];
-    int nroots = 0;
-    if (divide && depth > 0) {
-        mg_generate(&b, &list);
-        for (int i = 0; i < list.count; i++) {
-            df_board child = b;
-            mg_make(&child, list.moves[i]);
-            mg_uci(list.moves[i], roots[nroots].uci);
-            roots[nroots].nodes = mg_perft(&child, (int)depth - 1);
-            nodes += roots[nroots++].nodes;
-        }
-        qsort(roots, (size_t)nroots, sizeof roots[0], by_uci);
-    } else {
-        nodes = mg_perft(&b, (int)depth);
-    }
-    double seconds = now() - start;
-    double nps = seconds > 0 ? (double)nodes / seconds : 0;
-
-    char normalized[DF_FEN_MAX];
-    df_fen_format(&b, normalized, sizeof normalized);
+static void print_result(const df_board *b, int depth, bool json, const root_move *roots,
+                         uint32_t nroots, bool divided, uint64_t nodes, double seconds)
+{
+    const double nps = seconds > 0 ? (double)nodes / seconds : 0;
+    char fen[DF_FEN_MAX];
+    df_fen_format(b, fen, sizeof fen);
     if (json) {
         fputs("{\"fen\": ", stdout);
-        json_string(stdout, normalized, strlen(normalized));
-        printf(", \"depth\": %ld, \"nodes\": %llu, \"seconds\": %.6f, \"nps\": %.0f", depth,
+        json_string(stdout, fen, strlen(fen));
+        printf(", \"depth\": %d, \"nodes\": %llu, \"seconds\": %.6f, \"nps\": %.0f", depth,
                (unsigned long long)nodes, seconds, nps);
-        if (divide) {
+        if (divided) {
             fputs(", \"divide\": {", stdout);
-            for (int i = 0; i < nroots; i++)
+            for (uint32_t i = 0; i < nroots; i++)
                 printf("%s\"%s\": %llu", i ? ", " : "", roots[i].uci,
                        (unsigned long long)roots[i].nodes);
             fputc('}', stdout);
         }
         fputs("}\n", stdout);
-    } else {
-        for (int i = 0; i < nroots; i++)
-            printf("%s: %llu\n", roots[i].uci, (unsigned long long)roots[i].nodes);
-        if (divide) putchar('\n');
-        fprintf(stderr, "%.3f s, %.1f million nodes/s, backend %s\n", seconds, nps / 1e6,
-                df_backend_name());
-        printf("%llu\n", (unsigned long long)nodes);
+        return;
     }
+    for (uint32_t i = 0; i < nroots; i++)
+        printf("%s: %llu\n", roots[i].uci, (unsigned long long)roots[i].nodes);
+    if (divided) putchar('\n');
+    fprintf(stderr, "%.3f s, %.1f million nodes/s, backend %s\n", seconds, nps / 1e6,
+            df_backend_name());
+    printf("%llu\n", (unsigned long long)nodes);
+}
+
+static int perft_error(bool json, const char *fen, const char *message)
+{
+    fprintf(stderr, "dirfill perft: %s\n", message);
+    if (json) {
+        fputs("{\"error\": ", stdout);
+        json_string(stdout, message, strlen(message));
+        fputs(", \"input\": ", stdout);
+        json_string(stdout, fen, strlen(fen));
+        fputs("}\n", stdout);
+    }
+    return EXIT_BAD_INPUT;
+}
+
+int cmd_perft(int argc, char **argv)
+{
+    bool json = false, divided = false;
+    df_fen_flags flags = DF_FEN_STANDARD;
+    const char *fen = NULL, *depth_text = NULL, *epd = NULL;
+    for (int i = 0; i < argc; i++) {
+        int got = cmd_value("perft", argc, argv, &i, "--fen", &fen);
+        if (!got) got = cmd_value("perft", argc, argv, &i, "--depth", &depth_text);
+        if (!got) got = cmd_value("perft", argc, argv, &i, "--epd", &epd);
+        if (got < 0) return -got;
+        if (got) continue;
+        if (cmd_is(argv[i], "--json"))
+            json = true;
+        else if (cmd_is(argv[i], "--divide"))
+            divided = true;
+        else if (cmd_is(argv[i], "--chess960"))
+            flags = DF_FEN_CHESS960;
+        else if (cmd_is(argv[i], "--help") || cmd_is(argv[i], "-h")) {
+            fputs(help, stdout);
+            return 0;
+        } else
+            return cmd_usage_error("perft", "unknown argument '%s' (see dirfill perft --help)",
+                                   argv[i]);
+    }
+    unsigned long depth = 0;
+    if (depth_text && !cmd_parse_count(depth_text, 0, 20, &depth))
+        return cmd_usage_error("perft", "--depth takes a whole number from 0 to 20, not '%s'",
+                               depth_text);
+    if (epd) {
+        if (fen || divided)
+            return cmd_usage_error("perft", "--epd runs a suite: no --fen or --divide with it");
+        return perft_suite(epd, depth, flags, json);
+    }
+    if (!depth_text) return cmd_usage_error("perft", "--depth N is required");
+    if (!fen) fen = DF_FEN_START;
+
+    df_board b;
+    df_fen_error err;
+    if (df_fen_parse(&b, fen, strlen(fen), flags, &err) != DF_OK) {
+        char message[160];
+        snprintf(message, sizeof message, "bad FEN: %s", err.message);
+        return perft_error(json, fen, message);
+    }
+    if (!df_board_playable(&b)) return perft_error(json, fen, unplayable_message(&b));
+
+    static root_move roots[DF_MAX_MOVES];
+    uint32_t nroots = 0;
+    uint64_t nodes;
+    const double start = perft_now();
+    if (divided && depth > 0)
+        nroots = divide(&b, (int)depth, roots, &nodes);
+    else
+        df_perft(&b, (int)depth, &nodes);
+    print_result(&b, (int)depth, json, roots, nroots, divided, nodes, perft_now() - start);
     return 0;
 }

@@ -10,49 +10,45 @@
 #include "dirfill.h"
 
 /* ---- Corpora (corpus.c) ---- */
+
+/* What every runner reads: the positions and what the batch and per-move operations take
+ * precomputed (as a batch caller or a search would have them). */
+typedef struct bench_input {
+    const df_board *boards;     /* the positions */
+    const df_sliders *sliders;  /* the side to move's sliders of each position */
+    const df_move *moves;       /* every legal move of every position, position by position */
+    const uint32_t *move_start; /* position i's moves: moves[move_start[i] .. move_start[i+1]) */
+} bench_input;
+
 typedef struct bench_corpus {
     const char *name;
     const char *how; /* how it was made, for --help and the README */
     df_board *boards;
+    df_sliders *sliders;
+    df_move *moves;
+    uint32_t *move_start;
     size_t count;
 } bench_corpus;
 enum { CORPUS_MIDDLEGAME, CORPUS_ENDGAME, CORPUS_GAMES, CORPUS_COUNT };
-/* Builds the three corpora from fixed seeds (deterministic): count positions each. */
-void corpus_build(bench_corpus out[CORPUS_COUNT], size_t count);
+/* Builds the three corpora from fixed seeds (deterministic): count positions each. Returns
+ * false when out of memory. */
+bool corpus_build(bench_corpus out[CORPUS_COUNT], size_t count);
 void corpus_free(bench_corpus out[CORPUS_COUNT]);
+bench_input corpus_input(const bench_corpus *c);
 
 /* ---- Tables shared by the classic methods (tables.c) ---- */
 extern df_bb bt_rook_pseudo[64];   /* rook attacks on an empty board */
 extern df_bb bt_bishop_pseudo[64]; /* bishop attacks on an empty board */
 void tables_init(void);
-/* Relevant occupancy of a slider on sq (rook: first_dir 0, bishop: 1): the empty-board rays
- * less their edge square, from which no further step in the ray's direction stays on board. */
-df_bb bt_relevant(int sq, int first_dir);
+/* Relevant occupancy of a slider on sq (rook: DF_N, bishop: DF_NE as first): the empty-board
+ * rays less their edge square, from which no further step in the ray's direction stays on
+ * board. */
+df_bb bt_relevant(df_square sq, df_dir first);
 
-/* ---- Classic methods: per-piece loops over one attack getter each (classic_ops.h) ---- */
-struct bench_runners;
-typedef struct classic_method {
-    const char *name;
-    bool (*available)(void);
-    void (*init)(void);
-    const struct bench_runners *runners;
-} classic_method;
-extern const classic_method bench_pext, bench_magic, bench_hq;
-
-/* The Stockfish-style pin and check finder (sniper.c): snipers from the king square on an
- * empty board, then the in-between table. */
-void sniper_king_safety(df_pins_checks *out, const df_board *b);
-
-/* ---- Output (report.c) ---- */
-typedef struct bench_result {
-    const char *op, *corpus, *method, *mode;
-    double ns_per_pos;
-    uint64_t checksum;
-} bench_result;
-
-/* ---- Operations and runners ---- */
-enum {
+/* ---- Operations ---- */
+typedef enum {
     OP_SLIDER_RAYS,
+    OP_SLIDER_RAYS_BATCH,
     OP_SLIDER_RAYS_BOTH,
     OP_SLIDER_UNION,
     OP_XRAYS,
@@ -60,14 +56,25 @@ enum {
     OP_ATTACK_MAPS_BOTH,
     OP_KING_SAFETY,
     OP_ATTACKERS_TO,
-    OP_PERFT, /* the program's move generator to depth 2 from each position: ns per node */
+    OP_PERFT,     /* the library's perft to depth 2 from each position: ns per node */
+    OP_MAKE_MOVE, /* df_make_move of every legal move: ns per move */
+    OP_SEE,       /* df_see of every legal move: ns per move */
     OP_COUNT
-};
-extern const char *const op_names[OP_COUNT];
-extern const int op_words[OP_COUNT]; /* 64-bit words of output per position */
+} bench_op;
+/* What an operation's time is divided by. */
+typedef enum { UNIT_POSITION, UNIT_NODE, UNIT_MOVE } bench_unit;
+typedef struct bench_op_info {
+    const char *name;
+    int words; /* 64-bit words of output per position */
+    bench_unit unit;
+} bench_op_info;
+extern const bench_op_info bench_ops[OP_COUNT];
+extern const char *const bench_unit_names[3];
 
-/* Runs one operation over boards[0..n), writing op_words words per position to out. */
-typedef void (*bench_run_fn)(const df_board *boards, size_t n, uint64_t *out);
+/* Runs one operation over positions [0, n) of in, writing bench_ops[op].words words per
+ * position to out. restrict: the output aliases neither the input nor a method's tables, so
+ * the compiler need not reload after each store (every method is built alike). */
+typedef void (*bench_run_fn)(const bench_input *restrict in, size_t n, uint64_t *restrict out);
 typedef struct bench_runners {
     bench_run_fn throughput[OP_COUNT], latency[OP_COUNT]; /* NULL: cannot produce it */
 } bench_runners;
@@ -76,43 +83,75 @@ typedef struct bench_runners {
  * depend on the result (latency mode) without changing which input is used. */
 extern volatile uint64_t bench_zero;
 
-/* Defines name_tp and name_lat from the body (the variadic part), which reads the board `b`
- * and writes the words `o`. */
+/* Defines name_tp and name_lat from the body (the variadic part), which reads the input `in`,
+ * the position index `i` and the board `b`, and writes the words `o`. */
 #define BENCH_RUNNERS(name, op, ...)                                                               \
-    static void name##_tp(const df_board *boards, size_t n, uint64_t *out)                         \
+    static void name##_tp(const bench_input *restrict in, size_t n, uint64_t *restrict out)        \
     {                                                                                              \
+        const df_board *restrict boards = in->boards;                                              \
+        const size_t words = (size_t)bench_ops[op].words;                                          \
         for (size_t i = 0; i < n; i++) {                                                           \
             const df_board *b = &boards[i];                                                        \
-            uint64_t *o = out + i * (size_t)op_words[op];                                          \
+            uint64_t *restrict o = out + i * words;                                                \
             __VA_ARGS__;                                                                           \
         }                                                                                          \
     }                                                                                              \
-    static void name##_lat(const df_board *boards, size_t n, uint64_t *out)                        \
+    static void name##_lat(const bench_input *restrict in, size_t n, uint64_t *restrict out)       \
     {                                                                                              \
+        const df_board *restrict boards = in->boards;                                              \
+        const size_t words = (size_t)bench_ops[op].words;                                          \
         const uint64_t zero = bench_zero;                                                          \
         size_t next = 0;                                                                           \
-        for (size_t i = 0; i < n; i++) {                                                           \
-            const df_board *b = &boards[next];                                                     \
-            uint64_t *o = out + i * (size_t)op_words[op], fold = 0;                                \
+        for (size_t k = 0; k < n; k++) {                                                           \
+            const size_t i = next;                                                                 \
+            const df_board *b = &boards[i];                                                        \
+            uint64_t *restrict o = out + k * words, fold = 0;                                      \
             __VA_ARGS__;                                                                           \
-            for (int w = 0; w < op_words[op]; w++) fold |= o[w];                                   \
-            next = i + 1 + (size_t)(fold & zero);                                                  \
+            for (size_t w = 0; w < words; w++) fold |= o[w];                                       \
+            next = k + 1 + (size_t)(fold & zero);                                                  \
         }                                                                                          \
     }
 
-/* The attack map as op_words[OP_ATTACK_MAP] words. */
-static inline void bench_store_map(uint64_t *o, const df_attack_map *m)
+/* The attack map as bench_ops[OP_ATTACK_MAP].words words, field by field. */
+enum {
+    MAP_RAYS = 0,
+    MAP_XRAYS = 8,
+    MAP_PAWN_EAST = 16,
+    MAP_PAWN_WEST = 17,
+    MAP_BY_TYPE = 18,
+    MAP_ALL = 24,
+    MAP_TWICE = 25,
+    MAP_COUNT = 26,
+    MAP_WORDS = 31
+};
+static inline void bench_store_map(uint64_t *restrict o, const df_attack_map *m)
 {
-    for (int d = 0; d < 8; d++) {
-        o[d] = m->rays.r[d];
-        o[8 + d] = m->xrays.r[d];
+    for (int d = 0; d < DF_DIRS; d++) {
+        o[MAP_RAYS + d] = m->rays.r[d];
+        o[MAP_XRAYS + d] = m->xrays.r[d];
     }
-    for (int k = 0; k < DF_ATK_KINDS; k++) o[16 + k] = m->by_type[k];
-    o[23] = m->all;
-    o[24] = m->twice;
-    for (int k = 0; k < DF_COUNT_BITS; k++) o[25 + k] = m->count[k];
+    o[MAP_PAWN_EAST] = m->pawn_east;
+    o[MAP_PAWN_WEST] = m->pawn_west;
+    for (int t = 0; t < DF_PIECE_TYPES; t++) o[MAP_BY_TYPE + t] = m->by_type[t];
+    o[MAP_ALL] = m->all;
+    o[MAP_TWICE] = m->twice;
+    for (int k = 0; k < DF_COUNT_BITS; k++) o[MAP_COUNT + k] = m->count[k];
 }
 
-extern const bench_runners bench_dirfill_runners, bench_sniper_runners;
+/* ---- Methods ---- */
+typedef struct classic_method {
+    const char *name;
+    bool (*available)(void);
+    void (*init)(void);
+    const bench_runners *runners;
+} classic_method;
+/* The classic per-piece methods over one attack getter each (classic_tpl.h). */
+extern const classic_method bench_pext, bench_magic, bench_hq;
+/* dirfill's operations through the public API, on whichever backend is selected. */
+extern const bench_runners bench_dirfill_runners;
+/* The Stockfish-style pin and check finder (sniper.c): snipers from the king square on an
+ * empty board, then the in-between table. */
+extern const bench_runners bench_sniper_runners;
+void sniper_king_safety(df_pins_checks *out, const df_board *b);
 
 #endif

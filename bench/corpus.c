@@ -10,9 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../app/cpw_positions.h"
-#include "../app/movegen.h"
 #include "bench.h"
+
+/* Where the playouts start: the start position and the Chess Programming Wiki's perft
+ * positions 2 to 6. */
+static const char *const seed_fens[] = {
+    DF_FEN_START,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+};
+#define SEEDS (sizeof seed_fens / sizeof seed_fens[0])
 
 static uint64_t state;
 static uint64_t rnd(void)
@@ -26,7 +36,7 @@ static uint64_t rnd(void)
 static df_board parse(const char *fen)
 {
     df_board b;
-    df_fen_parse(&b, fen, strlen(fen), NULL);
+    df_fen_parse(&b, fen, strlen(fen), DF_FEN_STANDARD, NULL);
     return b;
 }
 
@@ -36,17 +46,16 @@ static bool rich(const df_board *b)
     return df_popcount(df_board_occupied(b)) >= 20 && df_popcount(sliders) >= 4;
 }
 
-/* Random playouts; keep(b, ply) decides which positions enter the corpus. */
+/* Random playouts; the middlegame keeps some positions of plies 10-60 of rich games. */
 static void playouts(bench_corpus *c, size_t count, bool middlegame)
 {
     size_t n = 0;
     while (n < count) {
-        const size_t start =
-            middlegame ? (rnd() % 2 ? 0 : rnd() % CPW_POSITIONS) : rnd() % CPW_POSITIONS;
-        df_board b = parse(cpw_positions[start].fen);
+        const size_t start = middlegame && rnd() % 2 ? 0 : rnd() % SEEDS;
+        df_board b = parse(seed_fens[start]);
         for (int ply = 0; ply < 80 && n < count; ply++) {
-            mg_list list;
-            mg_generate(&b, &list);
+            df_move_list list;
+            df_generate_legal(&b, &list);
             if (!list.count) break;
             if (middlegame) {
                 if (!rich(&b) && ply > 10) break;
@@ -54,7 +63,7 @@ static void playouts(bench_corpus *c, size_t count, bool middlegame)
             } else {
                 c->boards[n++] = b;
             }
-            mg_make(&b, list.moves[rnd() % (uint64_t)list.count]);
+            df_make_move(&b, list.moves[rnd() % list.count], &b);
         }
     }
     c->count = n;
@@ -62,55 +71,93 @@ static void playouts(bench_corpus *c, size_t count, bool middlegame)
 
 static void placements(bench_corpus *c, size_t count)
 {
+    static const df_piece_type kinds[8] = {DF_PAWN,   DF_PAWN, DF_PAWN, DF_KNIGHT,
+                                           DF_BISHOP, DF_ROOK, DF_ROOK, DF_QUEEN};
     size_t n = 0;
     while (n < count) {
-        df_board b;
-        memset(&b, 0, sizeof b);
-        b.ep = DF_SQUARE_NONE;
-        b.fullmove = 60;
-        b.stm = (uint8_t)(rnd() & 1);
+        uint64_t pieces[12] = {0};
+        df_bb occ = 0;
         const int others = 2 + (int)(rnd() % 5);
         for (int i = 0; i < others + 2; i++) {
-            int sq;
-            do sq = (int)(rnd() & 63);
-            while ((df_board_occupied(&b) >> sq) & 1);
-            const int color = i < 2 ? i : (int)(rnd() & 1);
-            static const int kinds[8] = {DF_PAWN,   DF_PAWN, DF_PAWN, DF_KNIGHT,
-                                         DF_BISHOP, DF_ROOK, DF_ROOK, DF_QUEEN};
-            int type = i < 2 ? DF_KING : kinds[rnd() % 8];
-            if (type == DF_PAWN && (sq < 8 || sq >= 56)) type = DF_ROOK;
-            b.color[color] |= df_square_bb(sq);
-            b.piece[type] |= df_square_bb(sq);
+            df_square sq;
+            do sq = (df_square)(rnd() & 63);
+            while (df_has(occ, sq));
+            const df_color color = (df_color)(i < 2 ? i : (int)(rnd() & 1));
+            df_piece_type type = i < 2 ? DF_KING : kinds[rnd() % 8];
+            if (type == DF_PAWN && df_has(DF_RANK_1 | DF_RANK_8, sq)) type = DF_ROOK;
+            pieces[df_piece_index(color, type)] |= df_square_bb(sq);
+            occ |= df_square_bb(sq);
         }
-        const int them = b.stm ^ 1, ek = df_board_king(&b, them);
-        if (df_attackers_to(&b, ek, df_board_occupied(&b)) & b.color[b.stm]) continue;
-        if (df_king_attacks(b.color[0] & b.piece[DF_KING]) & b.color[1] & b.piece[DF_KING])
-            continue;
+        df_board b;
+        if (df_board_from_pieces(&b, pieces, (df_color)(rnd() & 1)) != DF_OK) continue;
+        if (!df_board_playable(&b)) continue;
+        b.fullmove = 60;
         c->boards[n++] = b;
     }
     c->count = n;
 }
 
-void corpus_build(bench_corpus out[CORPUS_COUNT], size_t count)
+/* The inputs of the batch and per-move operations. */
+static bool precompute(bench_corpus *c)
+{
+    c->sliders = malloc(c->count * sizeof *c->sliders);
+    c->move_start = malloc((c->count + 1) * sizeof *c->move_start);
+    if (!c->sliders || !c->move_start) return false;
+    size_t total = 0;
+    for (size_t i = 0; i < c->count; i++) total += df_count_legal(&c->boards[i]);
+    c->moves = malloc((total ? total : 1) * sizeof *c->moves);
+    if (!c->moves) return false;
+    uint32_t at = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        const df_board *b = &c->boards[i];
+        const df_bb own = b->color[b->stm];
+        c->sliders[i] =
+            (df_sliders){own & (b->piece[DF_ROOK] | b->piece[DF_QUEEN]),
+                         own & (b->piece[DF_BISHOP] | b->piece[DF_QUEEN]), ~df_board_occupied(b)};
+        df_move_list list;
+        df_generate_legal(b, &list);
+        c->move_start[i] = at;
+        memcpy(&c->moves[at], list.moves, list.count * sizeof list.moves[0]);
+        at += list.count;
+    }
+    c->move_start[c->count] = at;
+    return true;
+}
+
+bool corpus_build(bench_corpus out[CORPUS_COUNT], size_t count)
 {
     static const char *const names[CORPUS_COUNT] = {"middlegame", "endgame", "games"};
     static const char *const how[CORPUS_COUNT] = {
         "random legal playouts from the start and CPW positions, plies 10-60, >= 20 pieces",
         "random legal placements of both kings and 2-6 other pieces",
         "every position of random legal playouts from the six CPW perft positions"};
+    memset(out, 0, CORPUS_COUNT * sizeof *out);
     for (int i = 0; i < CORPUS_COUNT; i++) {
         out[i].name = names[i];
         out[i].how = how[i];
         out[i].boards = calloc(count, sizeof(df_board));
-        out[i].count = 0;
+        if (!out[i].boards) return false;
     }
     state = UINT64_C(0xd1f111c0);
     playouts(&out[CORPUS_MIDDLEGAME], count, true);
     placements(&out[CORPUS_ENDGAME], count);
     playouts(&out[CORPUS_GAMES], count, false);
+    for (int i = 0; i < CORPUS_COUNT; i++)
+        if (!precompute(&out[i])) return false;
+    return true;
 }
 
 void corpus_free(bench_corpus out[CORPUS_COUNT])
 {
-    for (int i = 0; i < CORPUS_COUNT; i++) free(out[i].boards);
+    for (int i = 0; i < CORPUS_COUNT; i++) {
+        free(out[i].boards);
+        free(out[i].sliders);
+        free(out[i].moves);
+        free(out[i].move_start);
+    }
+}
+
+bench_input corpus_input(const bench_corpus *c)
+{
+    return (bench_input){c->boards, c->sliders, c->moves, c->move_start};
 }

@@ -22,24 +22,25 @@ static uint64_t rnd(void)
     return seed * UINT64_C(2685821657736338717);
 }
 
-static df_bb slow_attacks(int sq, df_bb occ, int first_dir)
+static df_bb slow_attacks(df_square sq, df_bb occ, df_dir first)
 {
     df_bb att = 0;
-    for (int d = first_dir; d < 8; d += 2) att |= df_ray_attacks(df_square_bb(sq), ~occ, d);
+    for (int d = first; d < DF_DIRS; d += 2)
+        att |= df_ray_attacks(df_square_bb(sq), ~occ, (df_dir)d);
     return att;
 }
 
-static void find_magic(magic_entry *e, df_bb *table, int sq, int first_dir)
+static void find_magic(magic_entry *e, df_bb *table, df_square sq, df_dir first)
 {
     df_bb occ[4096], ref[4096];
     int epoch[4096] = {0}, size = 0, cur = 0;
-    e->mask = bt_relevant(sq, first_dir);
+    e->mask = bt_relevant(sq, first);
     e->shift = 64u - (unsigned)df_popcount(e->mask);
     e->attacks = table;
     df_bb sub = 0;
     do {
         occ[size] = sub;
-        ref[size++] = slow_attacks(sq, sub, first_dir);
+        ref[size++] = slow_attacks(sq, sub, first);
         sub = (sub - e->mask) & e->mask;
     } while (sub);
     for (;;) {
@@ -63,9 +64,10 @@ static void find_magic(magic_entry *e, df_bb *table, int sq, int first_dir)
 static void magic_init(void)
 {
     df_bb *r = rook_table, *b = bishop_table;
-    for (int sq = 0; sq < 64; sq++) {
-        find_magic(&rook_m[sq], r, sq, 0);
-        find_magic(&bishop_m[sq], b, sq, 1);
+    for (int s = 0; s < 64; s++) {
+        const df_square sq = (df_square)s;
+        find_magic(&rook_m[sq], r, sq, DF_N);
+        find_magic(&bishop_m[sq], b, sq, DF_NE);
         r += UINT64_C(1) << (64 - rook_m[sq].shift);
         b += UINT64_C(1) << (64 - bishop_m[sq].shift);
     }
@@ -75,10 +77,10 @@ static inline df_bb lookup(const magic_entry *e, df_bb occ)
 {
     return e->attacks[((occ & e->mask) * e->magic) >> e->shift];
 }
-static inline df_bb classic_rook(int sq, df_bb occ) { return lookup(&rook_m[sq], occ); }
-static inline df_bb classic_bishop(int sq, df_bb occ) { return lookup(&bishop_m[sq], occ); }
+static inline df_bb classic_rook(df_square sq, df_bb occ) { return lookup(&rook_m[sq], occ); }
+static inline df_bb classic_bishop(df_square sq, df_bb occ) { return lookup(&bishop_m[sq], occ); }
 static bool magic_available(void) { return true; }
 
 #define CLASSIC_RUNNERS magic_runners
-#include "classic_ops.h"
+#include "classic_tpl.h"
 const classic_method bench_magic = {"magic", magic_available, magic_init, &magic_runners};

@@ -6,8 +6,22 @@
 
 #include "bench.h"
 
+/* A row whose throughput time exceeds its latency time by more than this is flagged: a loop
+ * of independent positions can never be slower than a dependent chain, so the harness, not
+ * the method, is at fault. */
+#define REPORT_SUSPECT_RATIO 1.15
+
+typedef struct bench_result {
+    bench_op op;
+    const char *corpus, *method, *mode;
+    double ns; /* per unit of the operation */
+    uint64_t checksum;
+    bool suspect;
+} bench_result;
+
 typedef struct report {
-    char cpu[256];
+    char cpu[256], date[32];
+    int reps;
     bench_result *results;
     size_t count, capacity;
     const char *backends[8];
@@ -19,13 +33,17 @@ typedef struct report {
     int ncorpora;
 } report;
 
-void report_init(report *r);
+void report_init(report *r, int reps);
 void report_free(report *r);
-void report_add(report *r, bench_result res);
+/* Returns false when out of memory. */
+bool report_add(report *r, bench_result res);
 void report_backend(report *r, const char *name);
 void report_corpus(report *r, const char *name, size_t positions, const char *how);
-void report_table(const report *r, FILE *out, int reps);
+/* Flags the suspect rows; call once, after the last report_add. */
+void report_finish(report *r);
+void report_table(const report *r, FILE *out);
 void report_json(const report *r, FILE *out);
+/* Returns 0, or -1 when the file cannot be written. */
 int report_svg(const report *r, const char *path);
 
 #endif

@@ -5,11 +5,11 @@
 
 #include "bench.h"
 
-static void scan(int ksq, df_bb snipers, df_bb occ, df_bb side, df_bb *blocked, df_bb *pinners,
-                 df_bb *checkers, df_bb *block)
+static void scan(df_square ksq, df_bb snipers, df_bb occ, df_bb side, df_bb *blocked,
+                 df_bb *pinners, df_bb *checkers, df_bb *block)
 {
     while (snipers) {
-        const int s = df_pop_lsb(&snipers);
+        const df_square s = df_pop_lsb(&snipers);
         const df_bb between = df_between(ksq, s), on = between & occ;
         if (!on) {
             *checkers |= df_square_bb(s);
@@ -23,11 +23,11 @@ static void scan(int ksq, df_bb snipers, df_bb occ, df_bb side, df_bb *blocked, 
 
 void sniper_king_safety(df_pins_checks *o, const df_board *b)
 {
-    const int us = b->stm, them = us ^ 1;
+    const df_color us = df_board_stm(b), them = (df_color)(us ^ 1);
     const df_bb occ = df_board_occupied(b), own = b->color[us], enemy = b->color[them];
     const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
     const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
-    const int ksq = df_board_king(b, us), eksq = df_board_king(b, them);
+    const df_square ksq = df_board_king(b, us), eksq = df_board_king(b, them);
     df_bb unused = 0;
 
     o->pinned = o->pinners = o->checkers = o->check_block = o->discoverers = 0;
@@ -40,11 +40,7 @@ void sniper_king_safety(df_pins_checks *o, const df_board *b)
          &o->discoverers, &unused, &unused, &unused);
 }
 
-BENCH_RUNNERS(sniper, OP_KING_SAFETY, {
-    df_pins_checks ks;
-    sniper_king_safety(&ks, b);
-    memcpy(o, &ks, sizeof ks);
-})
+BENCH_RUNNERS(sniper, OP_KING_SAFETY, sniper_king_safety((df_pins_checks *)o, b))
 
 const bench_runners bench_sniper_runners = {.throughput = {[OP_KING_SAFETY] = sniper_tp},
                                             .latency = {[OP_KING_SAFETY] = sniper_lat}};

@@ -1,23 +1,39 @@
-/* dirfill — SIMD direction-wise fills for chess bitboards. One include for everything.
+/**
+ * @file dirfill.h
+ * @brief dirfill — SIMD direction-wise fills for chess bitboards. One include for everything.
  *
- *   bitboard.h  types, directions, inline fills, leapers, pawns (no dispatch)
- *   between.h   in-between and line sets
- *   backend.h   run-time backend selection
- *   kernels.h   dispatched eight-direction kernels
- *   board.h     positions, FEN, attack maps, king safety, square queries, x-rays
+ * | header | what |
+ * |---|---|
+ * | dirfill/types.h | df_bb, df_square, df_color, df_piece_type, df_dir |
+ * | dirfill/bitboard.h | masks, square and direction helpers, shift, Kogge-Stone fill, ray attacks
+ * (inline) | | dirfill/leapers.h, dirfill/pawns.h | knight, king and pawn attacks, set-wise and per
+ * square (inline) | | dirfill/lines.h, dirfill/square_attacks.h | in-between, lines, empty-board
+ * rays; one slider's attacks and x-rays (inline) | | dirfill/kernels.h | dispatched eight-direction
+ * kernels | | dirfill/board.h | df_board, FEN | | dirfill/attack_map.h, dirfill/king_safety.h,
+ * dirfill/queries.h | attack maps, checks and pins, square queries | | dirfill/moves.h,
+ * dirfill/hash.h, dirfill/see.h | move generation, make-move, notation, Polyglot keys, SEE | |
+ * dirfill/planes.h | feature planes for batches of positions, threaded | | dirfill/backend.h,
+ * dirfill/status.h, dirfill/version.h | backend selection, status codes, version |
  */
 #ifndef DIRFILL_H
 #define DIRFILL_H
 
-#define DIRFILL_VERSION_MAJOR  0
-#define DIRFILL_VERSION_MINOR  1
-#define DIRFILL_VERSION_PATCH  0
-#define DIRFILL_VERSION_STRING "0.1.0"
-
+#include "dirfill/attack_map.h"
 #include "dirfill/backend.h"
-#include "dirfill/between.h"
 #include "dirfill/bitboard.h"
 #include "dirfill/board.h"
+#include "dirfill/hash.h"
 #include "dirfill/kernels.h"
+#include "dirfill/king_safety.h"
+#include "dirfill/leapers.h"
+#include "dirfill/lines.h"
+#include "dirfill/moves.h"
+#include "dirfill/pawns.h"
+#include "dirfill/queries.h"
+#include "dirfill/see.h"
+#include "dirfill/square_attacks.h"
+#include "dirfill/status.h"
+#include "dirfill/types.h"
+#include "dirfill/version.h"
 
 #endif

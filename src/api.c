@@ -1,59 +1,107 @@
-/* The public dispatched entry points: one indirect call each, through the active table. */
+/* The public dispatched entry points: one indirect call each, through the active table.
+ * Preconditions are asserted (active in Debug and sanitizer builds, gone with NDEBUG). */
 #include "backend.h"
+
+/* The board invariant every position-level call relies on: one king per side. */
+static inline bool df__kings_ok(const df_board *b)
+{
+    return b && df_popcount(b->color[DF_WHITE] & b->piece[DF_KING]) == 1 &&
+           df_popcount(b->color[DF_BLACK] & b->piece[DF_KING]) == 1 && b->stm <= 1;
+}
 
 void df_slider_rays(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
 {
+    assert(out);
     df__backend_active()->slider_rays(out, orth, diag, empty);
 }
 
-void df_slider_rays_both(df_rays out[2], const df_bb orth[2], const df_bb diag[2],
-                         const df_bb empty[2])
+void df_slider_rays_both(df_rays out[2], const df_sliders in[2])
 {
-    df__backend_active()->slider_rays_both(out, orth, diag, empty);
+    assert(out && in);
+    df__backend_active()->slider_rays_both(out, in);
+}
+
+void df_slider_rays_batch(df_rays *out, const df_sliders *in, size_t n)
+{
+    assert(n == 0 || (out && in));
+    df__backend_active()->slider_rays_batch(out, in, n);
 }
 
 void df_xrays(df_rays *out, const df_rays *rays, df_bb empty, df_bb blockers)
 {
+    assert(out && rays);
     df__backend_active()->xrays(out, rays, empty, blockers);
 }
 
 void df_between_sliders_and_targets(df_rays *out, df_bb orth, df_bb diag, df_bb targets,
                                     df_bb empty)
 {
+    assert(out);
     df__backend_active()->between_sliders_and_targets(out, orth, diag, targets, empty);
 }
 
-void df_slider_rays_batch(df_rays *out, const df_sliders *in, size_t n)
+void df_attack_map_side(df_attack_map *out, const df_board *b, df_color color)
 {
-    df__backend_active()->slider_rays_batch(out, in, n);
-}
-
-void df_attack_map_side(df_attack_map *out, const df_board *b, int color)
-{
-    df__backend_active()->attack_map(out, b, color & 1);
+    assert(out && df__kings_ok(b) && (unsigned)color < DF_COLORS);
+    df__backend_active()->attack_map(out, b, (df_color)(color & 1));
 }
 
 void df_attack_maps(df_attack_map out[2], const df_board *b)
 {
+    assert(out && df__kings_ok(b));
     df__backend_active()->attack_maps(out, b);
 }
 
 void df_attack_maps_batch(df_attack_map *out, const df_board *boards, size_t n)
 {
+    assert(n == 0 || (out && boards));
     df__backend_active()->attack_maps_batch(out, boards, n);
 }
 
 void df_king_safety(df_pins_checks *out, const df_board *b)
 {
+    assert(out && df__kings_ok(b));
     df__backend_active()->king_safety(out, b);
 }
 
 void df_checks_and_pins(df_pins_checks *out, const df_board *b)
 {
+    assert(out && df__kings_ok(b));
     df__backend_active()->checks_and_pins(out, b);
 }
 
 void df_attackers_to_all(df_bb out[64], const df_board *b)
 {
+    assert(out && b);
     df__backend_active()->attackers_to_all(out, b);
+}
+
+static void df__generate(const df_board *b, unsigned kinds, df_move_list *out)
+{
+    assert(out && df__kings_ok(b) && df_board_playable(b));
+    df__backend_active()->generate(b, kinds, out);
+}
+
+void df_generate_legal(const df_board *b, df_move_list *out) { df__generate(b, DF__GEN_ALL, out); }
+void df_generate_captures(const df_board *b, df_move_list *out)
+{
+    df__generate(b, DF__GEN_CAPTURES, out);
+}
+void df_generate_quiets(const df_board *b, df_move_list *out)
+{
+    df__generate(b, DF__GEN_QUIETS, out);
+}
+
+uint64_t df_count_legal(const df_board *b)
+{
+    assert(df__kings_ok(b) && df_board_playable(b));
+    return df__backend_active()->count_legal(b);
+}
+
+df_status df_perft(const df_board *b, int depth, uint64_t *nodes)
+{
+    if (!b || !nodes || depth < 0) return DF_ERR_ARGUMENT;
+    if (!df__kings_ok(b) || !df_board_playable(b)) return DF_ERR_BOARD;
+    *nodes = df__backend_active()->perft(b, depth);
+    return DF_OK;
 }

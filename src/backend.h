@@ -1,52 +1,74 @@
-/* Internal: the backend table. One static const instance per ISA (src/scalar, src/avx2),
- * a registry in priority order and an atomic pointer to the active one (dispatch.c). */
+/* Internal: the backend table. One static const instance per ISA (src/scalar, src/avx2,
+ * src/avx512), a registry in priority order and an atomic pointer to the active one
+ * (dispatch.c). */
 #ifndef DF_SRC_BACKEND_H
 #define DF_SRC_BACKEND_H
 
 #include <stdatomic.h>
 
-#include "dirfill/board.h"
-#include "dirfill/kernels.h"
+#include "dirfill.h"
+
+/* The dispatched entries, one line each: X(return type, name, parameters, arguments). The
+ * table's fields, each backend's table and the resolving stubs are all made from it. */
+#define DF__BACKEND_ENTRIES(X)                                                                     \
+    X(void, slider_rays, (df_rays * out, df_bb orth, df_bb diag, df_bb empty),                     \
+      (out, orth, diag, empty))                                                                    \
+    X(void, slider_rays_both, (df_rays out[2], const df_sliders in[2]), (out, in))                 \
+    X(void, slider_rays_batch, (df_rays * out, const df_sliders *in, size_t n), (out, in, n))      \
+    X(void, xrays, (df_rays * out, const df_rays *rays, df_bb empty, df_bb blockers),              \
+      (out, rays, empty, blockers))                                                                \
+    X(void, between_sliders_and_targets,                                                           \
+      (df_rays * out, df_bb orth, df_bb diag, df_bb targets, df_bb empty),                         \
+      (out, orth, diag, targets, empty))                                                           \
+    X(void, attack_map, (df_attack_map * out, const df_board *b, df_color color), (out, b, color)) \
+    X(void, attack_maps, (df_attack_map out[2], const df_board *b), (out, b))                      \
+    X(void, attack_maps_batch, (df_attack_map * out, const df_board *boards, size_t n),            \
+      (out, boards, n))                                                                            \
+    X(void, king_safety, (df_pins_checks * out, const df_board *b), (out, b))                      \
+    X(void, checks_and_pins, (df_pins_checks * out, const df_board *b), (out, b))                  \
+    X(void, attackers_to_all, (df_bb out[64], const df_board *b), (out, b))                        \
+    X(void, generate, (const df_board *b, unsigned kinds, df_move_list *out), (b, kinds, out))     \
+    X(uint64_t, count_legal, (const df_board *b), (b))                                             \
+    X(uint64_t, perft, (const df_board *b, int depth), (b, depth))
 
 typedef struct df__backend {
     const char *name;
     bool (*cpu_supports)(void);
-    void (*slider_rays)(df_rays *out, df_bb orth, df_bb diag, df_bb empty);
-    void (*slider_rays_both)(df_rays out[2], const df_bb orth[2], const df_bb diag[2],
-                             const df_bb empty[2]);
-    void (*xrays)(df_rays *out, const df_rays *rays, df_bb empty, df_bb blockers);
-    void (*between_sliders_and_targets)(df_rays *out, df_bb orth, df_bb diag, df_bb targets,
-                                        df_bb empty);
-    void (*slider_rays_batch)(df_rays *out, const df_sliders *in, size_t n);
-    void (*attack_map)(df_attack_map *out, const df_board *b, int color);
-    void (*attack_maps)(df_attack_map out[2], const df_board *b);
-    void (*attack_maps_batch)(df_attack_map *out, const df_board *boards, size_t n);
-    void (*king_safety)(df_pins_checks *out, const df_board *b);
-    void (*checks_and_pins)(df_pins_checks *out, const df_board *b);
-    void (*attackers_to_all)(df_bb out[64], const df_board *b);
+#define DF__FIELD(ret, fn, params, args) ret(*fn) params;
+    DF__BACKEND_ENTRIES(DF__FIELD)
+#undef DF__FIELD
 } df__backend;
+
+/* Which moves the generator lists (the kinds argument). */
+enum { DF__GEN_CAPTURES = 1, DF__GEN_QUIETS = 2, DF__GEN_ALL = 3 };
 
 extern const df__backend df__backend_scalar;
 #ifdef DF_HAVE_AVX2
 extern const df__backend df__backend_avx2;
 #endif
+#ifdef DF_HAVE_AVX512
+extern const df__backend df__backend_avx512;
+#endif
 
 /* cpu.c: compiled with baseline flags so detection never runs an instruction it tests for. */
 bool df__cpu_has_avx2(void);
+bool df__cpu_has_avx512(void);
 bool df__cpu_always(void);
 
-/* dispatch.c */
-const df__backend *df__backend_resolve(void);
-/* Tests only: run every dispatched call through b (e.g. the SIMDe-emulated AVX2 build). */
-void df__backend_force(const df__backend *b);
-
+/* dispatch.c. The active table starts as a resolver whose every entry picks the backend,
+ * installs it and forwards the call (zlib-ng's self-resolving function table): a dispatched
+ * call is one relaxed load and one indirect call, with no test. The tables are constant
+ * from program start, so the load needs no ordering. */
 extern _Atomic(const df__backend *) df__active;
-
-/** The active backend; resolved on first use. A plain load once resolved. */
 static inline const df__backend *df__backend_active(void)
 {
-    const df__backend *b = atomic_load_explicit(&df__active, memory_order_acquire);
-    return b ? b : df__backend_resolve();
+    return atomic_load_explicit(&df__active, memory_order_relaxed);
 }
+/* The backend resolved from DIRFILL_BACKEND (installed on first use). */
+const df__backend *df__backend_resolve(void);
+/* Every backend compiled into this library, best first (the registry). */
+const df__backend *const *df__backend_registry(size_t *count);
+/* Tests only: run every dispatched call through b (e.g. an emulated build). */
+void df__backend_force(const df__backend *b);
 
 #endif

@@ -2,7 +2,18 @@
 #ifndef DF_SRC_BITSLICE_H
 #define DF_SRC_BITSLICE_H
 
-#include "dirfill/board.h"
+#include "dirfill.h"
+
+/* The 19 sets one side's attacker count adds up, by index: in one direction each square has
+ * at most one attacker, so each set holds each square at most once. */
+enum {
+    DF__IN_RAYS = 0,       /* 8 ray directions, indexed by df_dir */
+    DF__IN_KNIGHT = 8,     /* 8 knight jumps */
+    DF__IN_PAWN_EAST = 16, /* pawn captures toward the h-file */
+    DF__IN_PAWN_WEST = 17, /* toward the a-file */
+    DF__IN_KING = 18,      /* the king */
+    DF__COUNT_INPUTS = 19
+};
 
 /* Full adder on bitboards: three one-bit inputs per square give a sum and a carry. */
 #define DF__FA(a, b, c, sum, carry)                                                                \
@@ -12,10 +23,9 @@
         carry = ((a) & (b)) | (u_ & (c));                                                          \
     } while (0)
 
-/* Counts, per square, how many of the 19 sets hold it (one side's 8 ray directions,
- * 8 knight jumps, 2 pawn directions and the king: at most 19), as DF_COUNT_BITS planes.
- * A fixed carry-save tree: 13 full adders and 2 half adders, four levels deep. */
-static inline void df__count19(df_bb planes[DF_COUNT_BITS], const df_bb in[19])
+/* Counts, per square, how many of the 19 sets hold it, as DF_COUNT_BITS planes. A fixed
+ * carry-save tree: 14 full adders and 2 half adders. */
+static inline void df__count19(df_bb planes[DF_COUNT_BITS], const df_bb in[DF__COUNT_INPUTS])
 {
     df_bb s1, s2, s3, s4, s5, s6, c1, c2, c3, c4, c5, c6;
     DF__FA(in[0], in[1], in[2], s1, c1);

@@ -1,27 +1,54 @@
-/* CPU feature detection, compiled with baseline flags only. */
+/* CPU feature detection, compiled with baseline flags so that it never runs an instruction
+ * it tests for. A backend needs the CPU's features *and* the OS saving the registers. */
 #include "backend.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 
-/* AVX2 needs the CPU (CPUID.7.0:EBX bit 5) and the OS: OSXSAVE set and XCR0 showing that
- * the OS saves SSE and AVX state (bits 1 and 2), or YMM registers would be clobbered. */
-bool df__cpu_has_avx2(void)
+/* XCR0: which register states the OS saves on a context switch. */
+enum {
+    XCR0_SSE = 1u << 1,
+    XCR0_AVX = 1u << 2,
+    XCR0_OPMASK = 1u << 5,
+    XCR0_ZMM_HI256 = 1u << 6,
+    XCR0_HI16_ZMM = 1u << 7
+};
+/* CPUID.1:ECX and CPUID.(7,0):EBX bits. */
+enum { ECX1_POPCNT = 1u << 23, ECX1_OSXSAVE = 1u << 27, ECX1_AVX = 1u << 28 };
+enum {
+    EBX7_AVX2 = 1u << 5,
+    EBX7_AVX512F = 1u << 16,
+    EBX7_AVX512DQ = 1u << 17,
+    EBX7_AVX512BW = 1u << 30,
+    EBX7_AVX512VL = 1u << 31
+};
+
+/* True when the CPU has every bit of ebx7 and the OS saves every state of xcr0. Also
+ * requires POPCNT: the backends' -mavx2 implies it for the compiler. */
+static bool df__cpu_has(unsigned ebx7, unsigned xcr0)
 {
     unsigned eax, ebx, ecx, edx;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
-    const unsigned osxsave = 1u << 27, avx = 1u << 28;
-    if ((ecx & (osxsave | avx)) != (osxsave | avx)) return false;
-    unsigned xcr0_lo, xcr0_hi;
-    __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
-    (void)xcr0_hi;
-    if ((xcr0_lo & 6) != 6) return false;
+    const unsigned need1 = ECX1_POPCNT | ECX1_OSXSAVE | ECX1_AVX;
+    if ((ecx & need1) != need1) return false;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    (void)hi;
+    if ((lo & xcr0) != xcr0) return false;
     if (__get_cpuid_max(0, 0) < 7) return false;
     __cpuid_count(7, 0, eax, ebx, ecx, edx);
-    return (ebx & (1u << 5)) != 0;
+    return (ebx & ebx7) == ebx7;
+}
+
+bool df__cpu_has_avx2(void) { return df__cpu_has(EBX7_AVX2, XCR0_SSE | XCR0_AVX); }
+bool df__cpu_has_avx512(void)
+{
+    return df__cpu_has(EBX7_AVX2 | EBX7_AVX512F | EBX7_AVX512DQ | EBX7_AVX512BW | EBX7_AVX512VL,
+                       XCR0_SSE | XCR0_AVX | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM);
 }
 #else
 bool df__cpu_has_avx2(void) { return false; }
+bool df__cpu_has_avx512(void) { return false; }
 #endif
 
 bool df__cpu_always(void) { return true; }

@@ -1,4 +1,5 @@
-/* The backend registry and the active-backend pointer (after BLAKE3's blake3_dispatch.c). */
+/* The backend registry and the active-backend pointer (after BLAKE3's blake3_dispatch.c and
+ * zlib-ng's self-resolving function table). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,6 +7,9 @@
 
 /* Best first: the first supported entry is what "auto" picks. */
 static const df__backend *const df__registry[] = {
+#ifdef DF_HAVE_AVX512
+    &df__backend_avx512,
+#endif
 #ifdef DF_HAVE_AVX2
     &df__backend_avx2,
 #endif
@@ -13,7 +17,11 @@ static const df__backend *const df__registry[] = {
 };
 #define DF__REGISTRY_SIZE (sizeof df__registry / sizeof df__registry[0])
 
-_Atomic(const df__backend *) df__active;
+const df__backend *const *df__backend_registry(size_t *count)
+{
+    *count = DF__REGISTRY_SIZE;
+    return df__registry;
+}
 
 static const df__backend *df__best(void)
 {
@@ -29,30 +37,48 @@ static const df__backend *df__find(const char *name)
     return NULL;
 }
 
+/* The resolver table: each entry resolves, then forwards its call. */
+#define DF__RETURN_void
+#define DF__RETURN_uint64_t return
+#define DF__RESOLVING_STUB(ret, fn, params, args)                                                  \
+    static ret df__resolve_##fn params { DF__RETURN_##ret df__backend_resolve()->fn args; }
+DF__BACKEND_ENTRIES(DF__RESOLVING_STUB)
+#undef DF__RESOLVING_STUB
+
+static const df__backend df__resolver = {.name = "unresolved",
+                                         .cpu_supports = df__cpu_always,
+#define DF__RESOLVER_ENTRY(ret, fn, params, args) .fn = df__resolve_##fn,
+                                         DF__BACKEND_ENTRIES(DF__RESOLVER_ENTRY)
+#undef DF__RESOLVER_ENTRY
+};
+
+_Atomic(const df__backend *) df__active = &df__resolver;
+
 /* Every racing thread computes the same answer; the first store wins and the others adopt
  * it, so all see one backend. An unknown or unsupported DIRFILL_BACKEND falls back to the
  * best supported backend: the library never runs an instruction the CPU lacks. */
 const df__backend *df__backend_resolve(void)
 {
+    const df__backend *current = df__backend_active();
+    if (current != &df__resolver) return current;
     const df__backend *want = df__best();
     const char *env = getenv("DIRFILL_BACKEND");
     if (env && strcmp(env, "auto") != 0) {
         const df__backend *named = df__find(env);
         if (named && named->cpu_supports()) want = named;
     }
-    const df__backend *expected = NULL;
-    if (atomic_compare_exchange_strong_explicit(&df__active, &expected, want, memory_order_acq_rel,
-                                                memory_order_acquire))
+    if (atomic_compare_exchange_strong_explicit(&df__active, &current, want, memory_order_relaxed,
+                                                memory_order_relaxed))
         return want;
-    return expected;
+    return current;
 }
 
 void df__backend_force(const df__backend *b)
 {
-    atomic_store_explicit(&df__active, b, memory_order_release);
+    atomic_store_explicit(&df__active, b, memory_order_relaxed);
 }
 
-const char *df_backend_name(void) { return df__backend_active()->name; }
+const char *df_backend_name(void) { return df__backend_resolve()->name; }
 
 size_t df_backend_count(void) { return DF__REGISTRY_SIZE; }
 

@@ -1,6 +1,6 @@
 /* The rectangular in-between and line tables, as compile-time constants: no init call,
  * no race, read-only data shared by every process that maps the library. */
-#include "dirfill/between.h"
+#include "dirfill.h"
 
 /* Line through a and b: the rank, file, diagonal or anti-diagonal holding both. */
 #define DF__LINE(a, b)                                                                             \
@@ -45,9 +45,10 @@
     DF__RAYS(s), DF__RAYS(s + 1), DF__RAYS(s + 2), DF__RAYS(s + 3), DF__RAYS(s + 4),               \
         DF__RAYS(s + 5), DF__RAYS(s + 6), DF__RAYS(s + 7)
 
-DF_ALIGN32 const df_bb df_ray_table[64][8] = {DF__RAYS8(0),  DF__RAYS8(8),  DF__RAYS8(16),
-                                              DF__RAYS8(24), DF__RAYS8(32), DF__RAYS8(40),
-                                              DF__RAYS8(48), DF__RAYS8(56)};
+/* Each square's eight rays fill one 64-byte cache line. */
+_Alignas(64) const df_bb df_ray_table[64][DF_DIRS] = {DF__RAYS8(0),  DF__RAYS8(8),  DF__RAYS8(16),
+                                                      DF__RAYS8(24), DF__RAYS8(32), DF__RAYS8(40),
+                                                      DF__RAYS8(48), DF__RAYS8(56)};
 const df_bb df_between_table[64][64] = DF__TABLE(DF_BETWEEN_CALC);
 const df_bb df_line_table[64][64] = DF__TABLE(DF__LINE);
 
@@ -71,4 +72,4 @@ const df_bb df_king_table[64] = DF__BOARD_OF(DF__KING_OF);
 /* Squares a pawn of each colour on s attacks: up the board for white, down for black. */
 #define DF__WPAWN_OF(s) (((DF__BIT(s) << 9) & DF_NOT_A) | ((DF__BIT(s) << 7) & DF_NOT_H))
 #define DF__BPAWN_OF(s) (((DF__BIT(s) >> 7) & DF_NOT_A) | ((DF__BIT(s) >> 9) & DF_NOT_H))
-const df_bb df_pawn_table[2][64] = {DF__BOARD_OF(DF__WPAWN_OF), DF__BOARD_OF(DF__BPAWN_OF)};
+const df_bb df_pawn_table[DF_COLORS][64] = {DF__BOARD_OF(DF__WPAWN_OF), DF__BOARD_OF(DF__BPAWN_OF)};

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Installs dirfill (static, then shared) into a scratch prefix and builds outside consumers
-# against it: via find_package, via pkg-config, and as C++17. Checks that only df_* symbols
-# are exported and that nothing installed mentions SIMDe or cmocka.
+# Installs dirfill the ways people do and builds outside consumers against each:
+#  - static and shared, the prefix given at install time (cmake --install --prefix P);
+#    consumers via find_package, via pkg-config (whose prefix follows the .pc file) and as
+#    C++17; only df_* symbols exported; the SONAME; nothing mentions SIMDe or cmocka;
+#  - the shared program: bin/dirfill runs with no LD_LIBRARY_PATH (RUNPATH $ORIGIN/../lib);
+#  - vendored by add_subdirectory: nothing of dirfill in the parent's install tree, and the
+#    parent's build type left alone.
 #   usage: tests/packaging.sh SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 src=$1
@@ -9,53 +13,73 @@ work=$2
 rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "packaging: $*" >&2; exit 1; }
+unset LD_LIBRARY_PATH PKG_CONFIG_PATH
 
 for kind in static shared; do
   shared=OFF
   [ "$kind" = shared ] && shared=ON
   prefix="$work/$kind/prefix"
+  # Configured with the default prefix; the real one is given at install time.
   cmake -S "$src" -B "$work/$kind/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=$shared \
-    -DDIRFILL_BUILD_TESTS=OFF -DDIRFILL_BUILD_PROGRAM=OFF -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+    -DDIRFILL_BUILD_TESTS=OFF -DDIRFILL_BUILD_PROGRAM=$shared >/dev/null
   cmake --build "$work/$kind/build" -j 2 >/dev/null
-  cmake --install "$work/$kind/build" >/dev/null
+  cmake --install "$work/$kind/build" --prefix "$prefix" >/dev/null
 
   if grep -rIil 'simde\|cmocka' "$prefix" >/dev/null; then
     fail "$kind: installed files mention SIMDe or cmocka: $(grep -rIil 'simde\|cmocka' "$prefix")"
   fi
-  lib=$(find "$prefix" -name 'libdirfill.so.0' -o -name 'libdirfill.a' | head -n 1)
+  lib=$(find "$prefix" -name 'libdirfill.so.0.2' -o -name 'libdirfill.a' | head -n 1)
   [ -n "$lib" ] || fail "$kind: no library installed"
+  libdir=$(dirname "$lib")
   if [ "$kind" = shared ]; then
-    soname=$(objdump -p "$prefix"/lib*/libdirfill.so | awk '/SONAME/ {print $2}')
-    [ "$soname" = libdirfill.so.0 ] || fail "SONAME is '$soname', not libdirfill.so.0"
-    bad=$(nm -D --defined-only "$prefix"/lib*/libdirfill.so | awk '{print $3}' | grep -v '^df_' || true)
-    [ -z "$bad" ] && echo "shared: every exported symbol starts with df_ ($(nm -D --defined-only "$prefix"/lib*/libdirfill.so | wc -l) symbols)" \
-      || fail "exported symbols outside df_*: $bad"
+    soname=$(objdump -p "$libdir/libdirfill.so" | awk '/SONAME/ {print $2}')
+    [ "$soname" = libdirfill.so.0.2 ] || fail "SONAME is '$soname', not libdirfill.so.0.2"
+    bad=$(nm -D --defined-only "$libdir/libdirfill.so" | awk '{print $3}' | grep -v '^df_' || true)
+    [ -z "$bad" ] || fail "exported symbols outside df_*: $bad"
+    echo "shared: every exported symbol starts with df_ ($(nm -D --defined-only "$libdir/libdirfill.so" | wc -l) symbols)"
+    # The installed program finds its library by itself.
+    readelf -d "$prefix/bin/dirfill" | grep -q 'RUNPATH.*\$ORIGIN/../' || fail "bin/dirfill has no \$ORIGIN RUNPATH"
+    [ "$(env -u LD_LIBRARY_PATH "$prefix/bin/dirfill" perft --depth 3)" = 8902 ] ||
+      fail "the installed shared program does not run"
   fi
 
   # find_package
   cmake -S "$src/tests/consumer" -B "$work/$kind/consumer" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
   cmake --build "$work/$kind/consumer" >/dev/null
-  LD_LIBRARY_PATH="$prefix/lib:$prefix/lib64:$(dirname "$lib")" "$work/$kind/consumer/consumer"
+  LD_LIBRARY_PATH="$libdir" "$work/$kind/consumer/consumer"
 
-  # pkg-config
-  export PKG_CONFIG_PATH="$(dirname "$lib")/pkgconfig"
+  # pkg-config: the prefix follows the .pc file, wherever the tree was installed.
+  export PKG_CONFIG_PATH="$libdir/pkgconfig"
+  includedir=$(pkg-config --variable=includedir dirfill)
+  [ "$(cd "$includedir" && pwd -P)" = "$(cd "$prefix/include" && pwd -P)" ] ||
+    fail "$kind: pkg-config's includedir $includedir is not $prefix/include"
   flags=$(pkg-config --cflags --libs dirfill)
-  if [ "$kind" = static ]; then
-    cc -std=c11 -Wall -Wextra -Werror "$src/tests/consumer/consumer.c" -o "$work/$kind/pc" $flags
-  else
-    cc -std=c11 -Wall -Wextra -Werror "$src/tests/consumer/consumer.c" -o "$work/$kind/pc" $flags \
-      -Wl,-rpath,"$(dirname "$lib")"
-  fi
+  [ "$kind" = static ] && flags="$flags $(pkg-config --libs --static dirfill)"
+  cc -std=c11 -Wall -Wextra -Werror "$src/tests/consumer/consumer.c" -o "$work/$kind/pc" $flags \
+    -Wl,-rpath,"$libdir"
   "$work/$kind/pc"
 
   # C++17
   if command -v c++ >/dev/null; then
     c++ -std=c++17 -Wall -Wextra -Werror "$src/tests/consumer/consumer.cpp" -o "$work/$kind/cxx" \
-      $flags -Wl,-rpath,"$(dirname "$lib")"
+      $flags -Wl,-rpath,"$libdir"
     "$work/$kind/cxx" >/dev/null
   else
     echo "SKIPPED C++17 check: no C++ compiler (apt-get install g++)"
   fi
-  echo "$kind: find_package, pkg-config and C++17 consumers built and ran"
+  echo "$kind: installed at install time into a prefix; find_package, pkg-config and C++17 consumers built and ran"
+  unset PKG_CONFIG_PATH
 done
+
+# Vendored: the parent's install tree holds only its own program; its build type stays unset.
+cmake -S "$src/tests/vendor" -B "$work/vendor/build" -DDIRFILL_SOURCE="$src" \
+  -DCMAKE_INSTALL_PREFIX="$work/vendor/prefix" >/dev/null
+cmake --build "$work/vendor/build" -j 2 >/dev/null
+cmake --install "$work/vendor/build" >/dev/null
+"$work/vendor/prefix/bin/engine" >/dev/null || fail "the vendoring engine does not run"
+extra=$(cd "$work/vendor/prefix" && find . -type f ! -path ./bin/engine)
+[ -z "$extra" ] || fail "vendored dirfill installed into the parent's tree: $extra"
+build_type=$(grep '^CMAKE_BUILD_TYPE:' "$work/vendor/build/CMakeCache.txt" | cut -d= -f2)
+[ -z "$build_type" ] || fail "vendored dirfill set the parent's CMAKE_BUILD_TYPE to '$build_type'"
+echo "vendored: nothing of dirfill installed, build type left alone"
 echo "packaging: 1 passed, 0 failed"

@@ -1,10 +1,11 @@
 /* The dirfill program against CLI-CONTRACT.md: JSON keys and hex format, stdin order, every
  * bad-input class, backends and exit statuses, perft output, the benchmark's smoke run. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,11 +42,20 @@ static int temp_file(void)
     return fd;
 }
 
-/* Runs the program with args (NULL-terminated), stdin bytes and DIRFILL_BACKEND (NULL:
- * unset). */
-static result run(const char *const *args, const char *in, size_t in_len, const char *backend)
+/* How a run is set up besides its arguments. */
+typedef struct {
+    const char *backend;   /* DIRFILL_BACKEND, or NULL: unset */
+    const char *in_path;   /* standard input from this file instead of the given bytes */
+    const char *out_path;  /* standard output to this file (e.g. /dev/full) */
+    long address_space_mb; /* a limit on the child's address space, or 0 */
+    int in_fd;             /* standard input from this open file, or -1 */
+} run_setup;
+
+static result run_with(const char *const *args, const char *in, size_t in_len,
+                       const run_setup *setup)
 {
-    int fin = temp_file(), fout = temp_file(), ferr = temp_file();
+    int fin = setup->in_fd >= 0 ? setup->in_fd : temp_file(), fout = temp_file(),
+        ferr = temp_file();
     if (in_len) assert_int_equal((ssize_t)in_len, write(fin, in, in_len));
     lseek(fin, 0, SEEK_SET);
     const char *argv[32] = {DFT_PROGRAM};
@@ -55,13 +65,30 @@ static result run(const char *const *args, const char *in, size_t in_len, const 
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        dup2(fin, 0);
-        dup2(fout, 1);
+        if (setup->in_path) {
+            int f = open(setup->in_path, O_RDONLY);
+            if (f < 0) _exit(126);
+            dup2(f, 0);
+        } else {
+            dup2(fin, 0);
+        }
+        if (setup->out_path) {
+            int f = open(setup->out_path, O_WRONLY);
+            if (f < 0) _exit(126);
+            dup2(f, 1);
+        } else {
+            dup2(fout, 1);
+        }
         dup2(ferr, 2);
-        if (backend)
-            setenv("DIRFILL_BACKEND", backend, 1);
+        if (setup->backend)
+            setenv("DIRFILL_BACKEND", setup->backend, 1);
         else
             unsetenv("DIRFILL_BACKEND");
+        if (setup->address_space_mb) {
+            const struct rlimit lim = {(rlim_t)setup->address_space_mb << 20,
+                                       (rlim_t)setup->address_space_mb << 20};
+            setrlimit(RLIMIT_AS, &lim);
+        }
         execv(DFT_PROGRAM, (char *const *)argv);
         _exit(127);
     }
@@ -75,6 +102,14 @@ static result run(const char *const *args, const char *in, size_t in_len, const 
     close(fout);
     close(ferr);
     return r;
+}
+
+/* Runs the program with args (NULL-terminated), stdin bytes and DIRFILL_BACKEND (NULL:
+ * unset). */
+static result run(const char *const *args, const char *in, size_t in_len, const char *backend)
+{
+    const run_setup setup = {backend, NULL, NULL, 0, -1};
+    return run_with(args, in, in_len, &setup);
 }
 
 static void done(result *r)
@@ -107,6 +142,22 @@ static const char *const set_keys[] = {"checkers", "pinned", "pinners", "check_b
                                        "discoverers"};
 static const char *const side_keys[] = {"pawn_east", "pawn_west", "knight", "bishop", "rook",
                                         "queen",     "king",      "all",    "twice"};
+/* The attack map's set for side_keys[k]. */
+static df_bb side_set(const df_attack_map *m, int k)
+{
+    switch (k) {
+    case 0:
+        return m->pawn_east;
+    case 1:
+        return m->pawn_west;
+    case 7:
+        return m->all;
+    case 8:
+        return m->twice;
+    default:
+        return m->by_type[DF_KNIGHT + k - 2];
+    }
+}
 static const char *const dirs[] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
 static const int dir_of[] = {DF_N, DF_NE, DF_E, DF_SE, DF_S, DF_SW, DF_W, DF_NW};
 
@@ -135,8 +186,7 @@ static void check_analysis(const char *line, size_t len, const char *fen)
         const char *side = c ? "black" : "white";
         for (int k = 0; k < 9; k++) {
             snprintf(path, sizeof path, "%s.%s", side, side_keys[k]);
-            df_bb want = k < 7 ? m[c].by_type[k] : k == 7 ? m[c].all : m[c].twice;
-            assert_true(hex_at(line, len, path) == want);
+            assert_true(hex_at(line, len, path) == side_set(&m[c], k));
         }
         for (int d = 0; d < 8; d++) {
             snprintf(path, sizeof path, "%s.rays.%s", side, dirs[d]);
@@ -307,8 +357,9 @@ static void test_help_and_usage(void **state)
 {
     (void)state;
     const char *const *helps[] = {ARGS("--help"), ARGS("analyze", "--help"),
-                                  ARGS("perft", "--help"), ARGS("bench", "--help")};
-    for (size_t i = 0; i < 4; i++) {
+                                  ARGS("perft", "--help"), ARGS("bench", "--help"),
+                                  ARGS("moves", "--help")};
+    for (size_t i = 0; i < 5; i++) {
         result r = run(helps[i], "", 0, NULL);
         assert_int_equal(0, r.status);
         assert_non_null(strstr(r.out, "usage: dirfill"));
@@ -365,16 +416,238 @@ static void test_perft(void **state)
     assert_non_null(json_find(r.out, r.out_len, "depth", &n));
     assert_non_null(json_find(r.out, r.out_len, "fen", &n));
     done(&r);
-    const char *const *bad[] = {ARGS("perft"), ARGS("perft", "--depth", "x"),
-                                ARGS("perft", "--depth", "-1"), ARGS("perft", "--depth", "99"),
-                                ARGS("perft", "--depth")};
-    for (size_t i = 0; i < 5; i++) {
+    const char *const *bad[] = {ARGS("perft"),
+                                ARGS("perft", "--depth", "x"),
+                                ARGS("perft", "--depth", "-1"),
+                                ARGS("perft", "--depth", "99"),
+                                ARGS("perft", "--depth"),
+                                ARGS("perft", "--depth", " 3"),
+                                ARGS("perft", "--depth", "+3"),
+                                ARGS("perft", "--depth", "3 "),
+                                ARGS("perft", "--depth", ""),
+                                ARGS("perft", "--depth=x"),
+                                ARGS("perft", "--epd")};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         r = run(bad[i], "", 0, NULL);
         assert_int_equal(2, r.status);
         done(&r);
     }
     r = run(ARGS("perft", "--depth", "1", "--fen", "bad"), "", 0, NULL);
     assert_int_equal(1, r.status);
+    done(&r);
+}
+
+/* The contract's moves: sorted by UCI, SAN, SEE, check, the Polyglot key; Chess960. */
+static void test_moves(void **state)
+{
+    (void)state;
+    result r = run(ARGS("moves", "--json", "--fen", DF_FEN_START), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_true(json_valid(r.out, r.out_len - 1));
+    char s[64];
+    assert_true(json_string_at(r.out, r.out_len - 1, "hash", s, sizeof s));
+    assert_string_equal("0x463b96181691fc9c", s);
+    assert_non_null(
+        strstr(r.out, "{\"uci\": \"a2a3\", \"san\": \"a3\", \"see\": 0, \"check\": false}"));
+    /* Sorted by uci: a2a3 a2a4 b1a3 ... */
+    const char *a3 = strstr(r.out, "a2a3"), *a4 = strstr(r.out, "a2a4"),
+               *na3 = strstr(r.out, "b1a3");
+    assert_true(a3 && a4 && na3 && a3 < a4 && a4 < na3);
+    done(&r);
+    /* SEE, checks and SAN in one position: Qxf7# wins a pawn and mates. */
+    r = run(ARGS("moves", "--json", "--fen",
+                 "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"),
+            "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(
+        strstr(r.out, "{\"uci\": \"h5f7\", \"san\": \"Qxf7#\", \"see\": 100, \"check\": true}"));
+    assert_non_null(strstr(r.out, "\"san\": \"Qxh7\", \"see\": -800"));
+    done(&r);
+    r = run(ARGS("moves", "--fen", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, "O-O-O"));
+    assert_non_null(strstr(r.out, " O-O "));
+    assert_int_equal('\n', r.out[r.out_len - 1]);
+    done(&r);
+    /* Chess960: castling as the king taking its rook, Shredder-FEN out, no hash. */
+    r = run(ARGS("moves", "--json", "--chess960", "--fen", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "",
+            0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, "\"uci\": \"e1h1\", \"san\": \"O-O\""));
+    assert_non_null(strstr(r.out, "\"uci\": \"e1a1\", \"san\": \"O-O-O\""));
+    assert_null(strstr(r.out, "\"hash\""));
+    assert_non_null(strstr(r.out, "w HA - 0 1"));
+    done(&r);
+    /* Bad input: a bad FEN and an unplayable position are errors; the other lines go on. */
+    const char in[] = "nonsense\n4k3/8/8/8/8/8/8/4RK2 w - - 0 1\n" DF_FEN_START "\n";
+    r = run(ARGS("moves", "--json"), in, sizeof in - 1, NULL);
+    assert_int_equal(1, r.status);
+    char *save, *line = strtok_r(r.out, "\n", &save);
+    assert_non_null(json_find(line, strlen(line), "error", &(size_t){0}));
+    line = strtok_r(NULL, "\n", &save);
+    assert_true(json_string_at(line, strlen(line), "error", s, sizeof s));
+    assert_non_null(strstr(s, "in check"));
+    line = strtok_r(NULL, "\n", &save);
+    assert_non_null(json_find(line, strlen(line), "moves", &(size_t){0}));
+    done(&r);
+}
+
+/* perft on positions without a legal move tree, with more than 256 moves, in Chess960. */
+static void test_perft_positions(void **state)
+{
+    (void)state;
+    result r =
+        run(ARGS("perft", "--depth", "2", "--fen", "4k3/8/8/8/8/8/8/4RK2 w - - 0 1"), "", 0, NULL);
+    assert_int_equal(1, r.status);
+    assert_int_equal(0, r.out_len);
+    assert_non_null(strstr(r.err, "in check"));
+    done(&r);
+    r = run(ARGS("perft", "--json", "--depth", "1", "--fen", "8/8/8/8/8/8/8/2kK4 w - - 0 1"), "", 0,
+            NULL);
+    assert_int_equal(1, r.status);
+    assert_true(json_valid(r.out, r.out_len));
+    assert_non_null(json_find(r.out, r.out_len, "error", &(size_t){0}));
+    done(&r);
+    r = run(ARGS("perft", "--depth", "2", "--divide", "--fen",
+                 "knQQQQQQ/pp5Q/QQ5Q/Q6Q/Q6Q/Q6Q/Q5QQ/QQQQQQK1 w - - 0 1"),
+            "", 0, NULL);
+    assert_int_equal(0, r.status);
+    int lines = 0;
+    for (char *p = r.out; (p = strchr(p, '\n')); p++) lines++;
+    assert_int_equal(259 + 2, lines);
+    assert_non_null(strstr(r.out, "\n21\n"));
+    done(&r);
+    r = run(ARGS("perft", "--chess960", "--depth", "3", "--fen",
+                 "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1"),
+            "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_string_equal("12189\n", r.out);
+    done(&r);
+}
+
+static void test_perft_epd(void **state)
+{
+    (void)state;
+    result r = run(ARGS("perft", "--epd", DFT_DATA_DIR "/cpw.epd", "--depth", "3"), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, "6 positions: 6 ok, 0 failed"));
+    done(&r);
+    r = run(ARGS("perft", "--chess960", "--json", "--epd", DFT_DATA_DIR "/chess960.epd", "--depth",
+                 "2"),
+            "", 0, NULL);
+    assert_int_equal(0, r.status);
+    for (char *save, *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+        assert_true(json_valid(line, strlen(line)));
+    done(&r);
+    /* A wrong count, and a line that is no entry: both fail, the rest is still counted. */
+    char path[] = "/tmp/dirfill-epd-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char suite[] = "# comment\n" DF_FEN_START " ;D1 20 ;D2 401\n"
+                         "8/8/8/8/8/8/8/2kK4 w - - 0 1 ;D1 5\n"
+                         "nonsense ;D1 3\n" DF_FEN_START " ;D1 20 ;D2 400\n";
+    assert_int_equal((ssize_t)sizeof suite - 1, write(fd, suite, sizeof suite - 1));
+    close(fd);
+    r = run(ARGS("perft", "--epd", path), "", 0, NULL);
+    unlink(path);
+    assert_int_equal(1, r.status);
+    assert_non_null(strstr(r.out, "FAIL rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 "
+                                  "depth 2 expected 401 counted 400"));
+    assert_non_null(strstr(r.out, "4 positions: 1 ok, 3 failed"));
+    done(&r);
+    r = run(ARGS("perft", "--epd", "/nonexistent/suite.epd"), "", 0, NULL);
+    assert_int_equal(1, r.status);
+    done(&r);
+}
+
+/* Output that cannot be written and input that cannot be read are errors, never exit 0. */
+static void test_output_errors(void **state)
+{
+    (void)state;
+    const char *const *cmds[] = {ARGS("analyze", "--json", "--fen", DF_FEN_START),
+                                 ARGS("analyze", "--fen", DF_FEN_START),
+                                 ARGS("perft", "--depth", "2"),
+                                 ARGS("moves", "--fen", DF_FEN_START),
+                                 ARGS("perft", "--epd", DFT_DATA_DIR "/cpw.epd", "--depth", "1"),
+                                 ARGS("--help"),
+                                 ARGS("--version")};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        const run_setup full = {NULL, NULL, "/dev/full", 0, -1};
+        result r = run_with(cmds[i], "", 0, &full);
+        assert_int_equal(1, r.status);
+        assert_non_null(strstr(r.err, "cannot write"));
+        done(&r);
+    }
+    const run_setup dir = {NULL, "/", NULL, 0, -1};
+    result r = run_with(ARGS("analyze", "--json"), "", 0, &dir);
+    assert_int_equal(1, r.status);
+    assert_non_null(strstr(r.err, "cannot read"));
+    done(&r);
+    r = run_with(ARGS("moves"), "", 0, &dir);
+    assert_int_equal(1, r.status);
+    done(&r);
+}
+
+/* A line far longer than a FEN: an error for that line, read in bounded memory (an address
+ * space smaller than the line where the build allows a limit), the lines after it analysed. */
+static void test_long_line(void **state)
+{
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    const size_t big = (size_t)8 << 20; /* the sanitizers reserve too much for a limit */
+    const long limit = 0;
+#else
+    const size_t big = (size_t)96 << 20;
+    const long limit = 64;
+#endif
+    int fd = temp_file();
+    char *chunk = malloc(1 << 20);
+    memset(chunk, 'r', 1 << 20);
+    for (size_t done_bytes = 0; done_bytes < big; done_bytes += 1 << 20)
+        assert_int_equal(1 << 20, write(fd, chunk, 1 << 20));
+    free(chunk);
+    const char tail[] = "\n" DF_FEN_START "\n";
+    assert_int_equal((ssize_t)sizeof tail - 1, write(fd, tail, sizeof tail - 1));
+    lseek(fd, 0, SEEK_SET);
+    const run_setup setup = {NULL, NULL, NULL, limit, fd};
+    result r = run_with(ARGS("analyze", "--json"), "", 0, &setup);
+    assert_int_equal(1, r.status);
+    char *nl = memchr(r.out, '\n', r.out_len);
+    assert_non_null(nl);
+    assert_true(json_valid(r.out, (size_t)(nl - r.out)));
+    size_t n;
+    const char *input = json_find(r.out, (size_t)(nl - r.out), "input", &n);
+    assert_non_null(input);
+    assert_int_equal(big + 2, n); /* the whole line, quoted */
+    check_analysis(nl + 1, r.out_len - (size_t)(nl + 1 - r.out) - 1, DF_FEN_START);
+    assert_non_null(strstr(r.err, "line 1"));
+    done(&r);
+}
+
+/* Options are strict and uniform: an empty backend is an error; a forced backend runs. */
+static void test_strict_options(void **state)
+{
+    (void)state;
+    result r = run(ARGS("--backend", "", "analyze", "--fen", DF_FEN_START), "", 0, NULL);
+    assert_int_equal(2, r.status);
+    assert_non_null(strstr(r.err, "unknown backend ''"));
+    done(&r);
+    r = run(ARGS("--backend=scalar", "perft", "--depth", "3"), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_string_equal("8902\n", r.out);
+    done(&r);
+    r = run(ARGS("perft", "--depth=2", "--fen=" DF_FEN_START), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_string_equal("400\n", r.out);
+    done(&r);
+    r = run(ARGS("analyze", "--fen", "8/8 w"), "", 0, NULL);
+    assert_non_null(strstr(r.err, "2 fields;"));
+    done(&r);
+    r = run(ARGS("analyze", "--fen", "8/8/8/8/8/8/8/8"), "", 0, NULL);
+    assert_non_null(strstr(r.err, "1 field;"));
+    done(&r);
+    r = run(ARGS("bench", "--positions", "16x"), "", 0, NULL);
+    assert_int_equal(2, r.status);
     done(&r);
 }
 
@@ -392,20 +665,31 @@ static void test_bench_smoke(void **state)
     assert_non_null(strstr(v, "\"scalar\""));
     v = json_find(r.out, r.out_len, "results", &n);
     assert_non_null(v);
-    static const char *const ops[] = {"slider_rays", "slider_rays_both", "slider_union",
-                                      "xrays",       "attack_map",       "attack_maps_both",
-                                      "king_safety", "attackers_to",     "perft"};
-    for (size_t i = 0; i < 9; i++) {
+    static const char *const ops[] = {"slider_rays",
+                                      "slider_rays_batch",
+                                      "slider_rays_both",
+                                      "slider_union",
+                                      "xrays",
+                                      "attack_map",
+                                      "attack_maps_both",
+                                      "king_safety",
+                                      "attackers_to",
+                                      "perft",
+                                      "make_move",
+                                      "see"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         char key[64];
         snprintf(key, sizeof key, "\"op\": \"%s\"", ops[i]);
         assert_non_null(strstr(v, key));
     }
     assert_non_null(strstr(v, "\"method\": \"sniper\""));
     assert_non_null(strstr(v, "\"mode\": \"latency\""));
+    assert_non_null(strstr(v, "\"suspect\": "));
     done(&r);
     r = run(ARGS("bench", "--quick", "--svg", "/tmp/dirfill-test.svg"), "", 0, NULL);
     assert_int_equal(0, r.status);
-    assert_non_null(strstr(r.out, "vs baseline"));
+    assert_non_null(strstr(r.out, "vs best classic"));
+    assert_non_null(strstr(r.out, "Summary"));
     done(&r);
     r = run(ARGS("bench", "--positions", "3"), "", 0, NULL);
     assert_int_equal(2, r.status);
@@ -420,7 +704,10 @@ int main(void)
         cmocka_unit_test(test_analyze_hostile_input), cmocka_unit_test(test_analyze_errors),
         cmocka_unit_test(test_analyze_people),        cmocka_unit_test(test_backends),
         cmocka_unit_test(test_help_and_usage),        cmocka_unit_test(test_perft),
-        cmocka_unit_test(test_bench_smoke),
+        cmocka_unit_test(test_bench_smoke),           cmocka_unit_test(test_moves),
+        cmocka_unit_test(test_perft_positions),       cmocka_unit_test(test_perft_epd),
+        cmocka_unit_test(test_output_errors),         cmocka_unit_test(test_long_line),
+        cmocka_unit_test(test_strict_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -97,7 +97,8 @@ static void test_registry(void **state)
 static void test_select(void **state)
 {
     (void)state;
-    assert_int_equal(DF_ERR_UNKNOWN_BACKEND, df_backend_select("avx512"));
+    assert_int_equal(DF_ERR_UNKNOWN_BACKEND, df_backend_select("avx1024"));
+    assert_int_equal(DF_ERR_UNKNOWN_BACKEND, df_backend_select("avx2emu")); /* tests only */
     assert_int_equal(DF_ERR_UNKNOWN_BACKEND, df_backend_select(""));
     assert_int_equal(DF_ERR_UNKNOWN_BACKEND, df_backend_select(NULL));
     df_backend_info info;

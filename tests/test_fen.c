@@ -4,12 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../app/cpw_positions.h"
 #include "dft.h"
 
 static df_status parse(df_board *b, const char *s, df_fen_error *err)
 {
-    return df_fen_parse(b, s, strlen(s), err);
+    return df_fen_parse(b, s, strlen(s), DF_FEN_STANDARD, err);
 }
 
 static void assert_round_trip(const char *in, const char *normalized)
@@ -26,8 +25,15 @@ static void assert_round_trip(const char *in, const char *normalized)
 static void test_round_trips(void **state)
 {
     (void)state;
-    for (int i = 0; i < CPW_POSITIONS; i++)
-        assert_round_trip(cpw_positions[i].fen, cpw_positions[i].fen);
+    size_t n;
+    dft_epd *cpw = dft_epd_load("cpw.epd", &n);
+    assert_int_equal(6, n);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(cpw[i].fen);
+        while (len && cpw[i].fen[len - 1] == ' ') cpw[i].fen[--len] = 0;
+        assert_round_trip(cpw[i].fen, cpw[i].fen);
+    }
+    free(cpw);
     static const char *const fens[] = {
         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1",
@@ -75,7 +81,7 @@ static df_fen_error_kind kind_named(const char *name)
 static void test_bad_corpus(void **state)
 {
     (void)state;
-    FILE *f = fopen(DFT_BAD_FENS, "r");
+    FILE *f = fopen(DFT_DATA_DIR "/bad-fens.txt", "r");
     assert_non_null(f);
     char line[512];
     int cases = 0;
@@ -112,10 +118,10 @@ static void test_messages(void **state)
     df_fen_error err;
     parse(&b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", &err);
     assert_non_null(strstr(err.message, "'X'"));
-    assert_int_equal(1, err.field);
+    assert_int_equal(DF_FEN_PLACEMENT, err.field);
     assert_int_equal(42, err.offset);
     parse(&b, "4k3/8/8/8/8/8/8/4K3 w - - 0 4294967296", &err);
-    assert_int_equal(6, err.field);
+    assert_int_equal(DF_FEN_FULLMOVE, err.field);
     assert_non_null(strstr(err.message, "32 bits"));
     const char bin[] = "4k3/8/8/8/\x01/8/8/4K3 w - - 0 1";
     parse(&b, bin, &err);
@@ -141,13 +147,15 @@ static void test_arbitrary_bytes(void **state)
         }
         df_board b;
         df_fen_error err;
-        if (df_fen_parse(&b, buf, len, &err) == DF_OK) {
+        if (df_fen_parse(&b, buf, len, (df_fen_flags)(i & 1), &err) == DF_OK) {
             accepted++;
             char out[DF_FEN_MAX];
             assert_true(df_fen_format(&b, out, sizeof out) < DF_FEN_MAX);
             df_board again;
-            assert_int_equal(DF_OK, parse(&again, out, &err));
+            assert_int_equal(DF_OK,
+                             df_fen_parse(&again, out, strlen(out), (df_fen_flags)(i & 1), &err));
             assert_memory_equal(&b, &again, sizeof b);
+            assert_true(b.key == df_polyglot_key(&b));
         } else {
             assert_true(err.kind != DF_FEN_OK && err.offset <= len);
         }
@@ -160,12 +168,73 @@ static void test_arbitrary_bytes(void **state)
     memset(buf, '8', big);
     df_board b;
     df_fen_error err;
-    assert_int_equal(DF_ERR_FEN, df_fen_parse(&b, buf, big, &err));
+    assert_int_equal(DF_ERR_FEN, df_fen_parse(&b, buf, big, DF_FEN_STANDARD, &err));
     memset(buf, ' ', big);
-    assert_int_equal(DF_ERR_FEN, df_fen_parse(&b, buf, big, &err));
+    assert_int_equal(DF_ERR_FEN, df_fen_parse(&b, buf, big, DF_FEN_STANDARD, &err));
     assert_int_equal(DF_FEN_FIELD_COUNT, err.kind);
     free(buf);
-    assert_int_equal(DF_ERR_FEN, df_fen_parse(&b, NULL, 0, &err));
+    assert_int_equal(DF_ERR_FEN, df_fen_parse(&b, NULL, 0, DF_FEN_STANDARD, &err));
+}
+
+static df_status parse960(df_board *b, const char *s, df_fen_error *err)
+{
+    return df_fen_parse(b, s, strlen(s), DF_FEN_CHESS960, err);
+}
+
+/* Chess960: rook files (Shredder-FEN) and KQkq for the outermost rooks (X-FEN) in; always
+ * Shredder-FEN out; the castling rooks recorded. */
+static void test_chess960_castling(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+        df_square rooks[4];
+    } cases[] = {
+        {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1",
+         "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1",
+         {DF_H1, DF_F1, DF_H8, DF_F8}},
+        {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 0 1",
+         "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1",
+         {DF_H1, DF_F1, DF_H8, DF_F8}},
+        /* Two rooks on one side: K is the outermost, a file names the inner one. */
+        {"4k3/8/8/8/8/8/8/4KRR1 w K - 0 1",
+         "4k3/8/8/8/8/8/8/4KRR1 w G - 0 1",
+         {DF_G1, DF_A1, DF_A1, DF_A1}},
+        {"4k3/8/8/8/8/8/8/4KRR1 w F - 0 1",
+         "4k3/8/8/8/8/8/8/4KRR1 w F - 0 1",
+         {DF_F1, DF_A1, DF_A1, DF_A1}},
+        {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+         "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1",
+         {DF_H1, DF_A1, DF_H8, DF_A8}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        df_board b;
+        df_fen_error err;
+        if (parse960(&b, cases[i].in, &err) != DF_OK) fail_msg("%s: %s", cases[i].in, err.message);
+        char out[DF_FEN_MAX];
+        df_fen_format(&b, out, sizeof out);
+        assert_string_equal(cases[i].out, out);
+        assert_true(b.chess960);
+        for (int r = 0; r < DF_CASTLE_RIGHTS; r++)
+            if ((b.castling >> r) & 1) assert_int_equal(cases[i].rooks[r], b.castle_rook[r]);
+    }
+    static const char *const bad[] = {
+        "4k3/8/8/8/8/8/8/4KRR1 w A - 0 1",  /* no rook on a1 */
+        "4k3/8/8/8/8/8/8/4KRR1 w Q - 0 1",  /* no rook on the queen side */
+        "4k3/8/8/8/8/8/4K3/5RR1 w K - 0 1", /* king not on its first rank */
+        "4k3/8/8/8/8/8/8/4KRR1 w GK - 0 1", /* the same right twice */
+        "4k3/8/8/8/8/8/8/4KRR1 w X - 0 1",  /* not a file */
+        "4k3/8/8/8/8/8/8/4KRR1 w g - 0 1",  /* a black right without a black rook */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        df_board b;
+        df_fen_error err;
+        if (parse960(&b, bad[i], &err) == DF_OK) fail_msg("accepted %s", bad[i]);
+        assert_int_equal(DF_FEN_CASTLING, err.kind);
+    }
+    /* Standard chess reads none of the Chess960 forms. */
+    df_board b;
+    assert_int_equal(DF_ERR_FEN, parse(&b, "4k3/8/8/8/8/8/8/4KRR1 w G - 0 1", NULL));
 }
 
 static void test_format_small_buffer(void **state)
@@ -182,9 +251,10 @@ int main(void)
 {
     dft_setup_backend();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trips),     cmocka_unit_test(test_input_rules),
-        cmocka_unit_test(test_bad_corpus),      cmocka_unit_test(test_messages),
-        cmocka_unit_test(test_arbitrary_bytes), cmocka_unit_test(test_format_small_buffer),
+        cmocka_unit_test(test_round_trips),       cmocka_unit_test(test_input_rules),
+        cmocka_unit_test(test_bad_corpus),        cmocka_unit_test(test_messages),
+        cmocka_unit_test(test_arbitrary_bytes),   cmocka_unit_test(test_format_small_buffer),
+        cmocka_unit_test(test_chess960_castling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,13 @@
 #include "dft.h"
 #include "reference.h"
 
-#include "../src/backend.h"
+/* What the scalar backend answers. */
+static void scalar_slider_rays(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
+{
+    dft_use("scalar");
+    df_slider_rays(out, orth, diag, empty);
+    dft_use(dft_backend());
+}
 
 static df_rays ref_slider_rays(df_bb orth, df_bb diag, df_bb empty)
 {
@@ -33,7 +39,7 @@ static void test_slider_rays(void **state)
         random_sliders(&orth, &diag, &empty);
         df_rays got, scalar;
         df_slider_rays(&got, orth, diag, empty);
-        df__backend_scalar.slider_rays(&scalar, orth, diag, empty);
+        scalar_slider_rays(&scalar, orth, diag, empty);
         assert_rays(&scalar, &got, "vs scalar", i);
         if (i % 4 == 0) {
             df_rays ref = ref_slider_rays(orth, diag, empty);
@@ -46,14 +52,14 @@ static void test_slider_rays_both(void **state)
 {
     (void)state;
     for (long i = 0; i < DFT_ITERATIONS / 4; i++) {
-        df_bb orth[2], diag[2], empty[2];
-        random_sliders(&orth[0], &diag[0], &empty[0]);
-        random_sliders(&orth[1], &diag[1], &empty[1]);
-        if (i & 1) empty[1] = empty[0] & ~(orth[1] | diag[1]); /* one board, two sides */
+        df_sliders in[2];
+        random_sliders(&in[0].orth, &in[0].diag, &in[0].empty);
+        random_sliders(&in[1].orth, &in[1].diag, &in[1].empty);
+        if (i & 1) in[1].empty = in[0].empty & ~(in[1].orth | in[1].diag); /* one board */
         df_rays got[2];
-        df_slider_rays_both(got, orth, diag, empty);
+        df_slider_rays_both(got, in);
         for (int s = 0; s < 2; s++) {
-            df_rays ref = ref_slider_rays(orth[s], diag[s], empty[s]);
+            df_rays ref = ref_slider_rays(in[s].orth, in[s].diag, in[s].empty);
             assert_rays(&ref, &got[s], "both", i);
         }
     }
@@ -70,7 +76,9 @@ static void test_xrays(void **state)
         df_rays rays, got, scalar, ref;
         df_slider_rays(&rays, orth, diag, empty);
         df_xrays(&got, &rays, empty, blockers);
-        df__backend_scalar.xrays(&scalar, &rays, empty, blockers);
+        dft_use("scalar");
+        df_xrays(&scalar, &rays, empty, blockers);
+        dft_use(dft_backend());
         assert_rays(&scalar, &got, "xrays vs scalar", i);
         for (int d = 0; d < 8; d++) {
             ref.r[d] = 0;

@@ -1,39 +1,44 @@
-/* dirfill — run-time backend selection (scalar, AVX2). */
+/**
+ * @file backend.h
+ * @brief Run-time backend selection: which instruction set the dispatched calls use.
+ *
+ * Backends, best first: "avx512" (AVX-512 F, VL, BW), "avx2", "scalar" (any CPU). Every
+ * backend computes identical results. The active one is resolved on the first dispatched
+ * call from the environment variable DIRFILL_BACKEND (scalar|avx2|avx512|auto, read once);
+ * a value this CPU cannot run, or an unknown one, falls back to the best supported backend,
+ * so the library never executes an instruction the CPU lacks.
+ */
 #ifndef DIRFILL_BACKEND_H
 #define DIRFILL_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "export.h"
+#include "status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Status codes of the library's fallible calls. */
-typedef enum df_status {
-    DF_OK = 0,
-    DF_ERR_UNKNOWN_BACKEND = -1,     /* no backend of that name was compiled in */
-    DF_ERR_UNSUPPORTED_BACKEND = -2, /* compiled in, but this CPU or OS cannot run it */
-    DF_ERR_FEN = -3                  /* df_fen_parse: see the df_fen_error it filled */
-} df_status;
-
 /** One compiled backend and whether this machine can run it. */
 typedef struct df_backend_info {
-    const char *name;
-    bool supported;
+    const char *name; /**< "scalar", "avx2" or "avx512" (a constant string) */
+    bool supported;   /**< whether this CPU and OS can run it */
 } df_backend_info;
 
-/** Name of the backend that dispatched calls use ("scalar" or "avx2"); resolves it on first
- *  use from DIRFILL_BACKEND (scalar|avx2|auto), falling back to the best supported one. */
+/** Name of the backend that dispatched calls use (a constant string). Resolves it on first
+ *  use as the file comment says. Thread-safe. */
 DF_API const char *df_backend_name(void);
-/** Number of backends compiled into the library, best first. */
+/** Number of backends compiled into the library. Thread-safe. */
 DF_API size_t df_backend_count(void);
-/** Fills *out for backend i (0 <= i < df_backend_count()); false when i is out of range. */
+/** Fills *out for backend i (0 <= i < df_backend_count(), best first); false when i is out
+ *  of range or out is NULL. Thread-safe. */
 DF_API bool df_backend_info_at(size_t i, df_backend_info *out);
 /** Makes every later dispatched call use the named backend ("auto": the best supported).
- *  Returns DF_OK, DF_ERR_UNKNOWN_BACKEND or DF_ERR_UNSUPPORTED_BACKEND (nothing changes). */
+ *  Returns DF_OK, DF_ERR_UNKNOWN_BACKEND (also for NULL or "") or DF_ERR_UNSUPPORTED_BACKEND;
+ *  nothing changes on an error. Thread-safe, also while other threads compute: a call
+ *  already running finishes on the backend it started with, and as every backend gives the
+ *  same results, no caller can tell which one served it. */
 DF_API df_status df_backend_select(const char *name);
 
 #ifdef __cplusplus

@@ -12,7 +12,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     df_board b, again;
     df_fen_error err;
-    if (df_fen_parse(&b, (const char *)data, size, &err) != DF_OK) {
+    /* The first byte picks the dialect; the rest is the text. */
+    if (size < 1) return 0;
+    const df_fen_flags flags = data[0] & 1 ? DF_FEN_CHESS960 : DF_FEN_STANDARD;
+    data++;
+    size--;
+    if (df_fen_parse(&b, (const char *)data, size, flags, &err) != DF_OK) {
         if (err.kind == DF_FEN_OK || err.offset > size ||
             !memchr(err.message, 0, sizeof err.message))
             abort();
@@ -20,12 +25,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     char text[DF_FEN_MAX];
     if (df_fen_format(&b, text, sizeof text) >= sizeof text) abort();
-    if (df_fen_parse(&again, text, strlen(text), NULL) != DF_OK) abort();
-    if (memcmp(&b, &again, sizeof b) != 0) abort();
+    if (df_fen_parse(&again, text, strlen(text), flags, NULL) != DF_OK) abort();
+    if (memcmp(&b, &again, sizeof b) != 0 || b.key != df_polyglot_key(&b)) abort();
     df_attack_map m[2];
     df_pins_checks ks;
     df_attack_maps(m, &b);
     df_king_safety(&ks, &b);
     if (ks.pinned & ~b.color[b.stm]) abort();
+    /* Where a move tree exists, one ply of it: SAN and UCI of every move read back. */
+    if (!df_board_playable(&b)) return 0;
+    df_move_list list;
+    df_generate_legal(&b, &list);
+    for (uint32_t i = 0; i < list.count; i++) {
+        char san[DF_SAN_MAX], uci[DF_UCI_MAX];
+        df_move back;
+        df_move_to_san(&b, list.moves[i], san);
+        df_move_to_uci(&b, list.moves[i], uci);
+        if (df_move_from_san(&b, san, strlen(san), &back) != DF_OK || back != list.moves[i])
+            abort();
+        if (df_move_from_uci(&b, uci, strlen(uci), &back) != DF_OK || back != list.moves[i])
+            abort();
+        (void)df_see(&b, list.moves[i]);
+    }
     return 0;
 }

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/backend.h"
+#include "backend.h"
 
-extern const df__backend df__backend_avx2emu;
+extern const df__backend df__backend_avx2emu, df__backend_avx512emu;
 
 uint64_t dft_seed = UINT64_C(0x5eed0f0d1f111e5);
 static uint64_t dft_state;
@@ -46,27 +46,56 @@ df_bb dft_rand_bb(void)
 
 void dft_rand_board(df_board *b)
 {
-    memset(b, 0, sizeof *b);
-    b->ep = DF_SQUARE_NONE;
-    b->fullmove = 1;
+    uint64_t pieces[12] = {0};
     /* Kings one step apart in one board of 64: not legal, but analysed like any other. */
-    int wk = (int)(dft_rand() & 63), bk;
+    const df_square wk = (df_square)(dft_rand() & 63);
     const bool adjacent = (dft_rand() & 63) == 0;
-    do bk = (int)(dft_rand() & 63);
-    while (bk == wk || adjacent != ((df_king_attacks(df_square_bb(wk)) >> bk) & 1));
-    b->color[0] = df_square_bb(wk);
-    b->color[1] = df_square_bb(bk);
-    b->piece[DF_KING] = b->color[0] | b->color[1];
-    int density = 4 + (int)(dft_rand() % 40);
-    for (int sq = 0; sq < 64; sq++) {
-        if ((b->piece[DF_KING] >> sq) & 1) continue;
-        if ((int)(dft_rand() % 64) >= density) continue;
-        int type = (int)(dft_rand() % 5), color = (int)(dft_rand() & 1);
-        if (type == DF_PAWN && (sq < 8 || sq >= 56)) type = DF_QUEEN - (int)(dft_rand() % 3);
-        b->color[color] |= df_square_bb(sq);
-        b->piece[type] |= df_square_bb(sq);
+    df_square bk;
+    do bk = (df_square)(dft_rand() & 63);
+    while (bk == wk || adjacent != df_has(df_king_table[wk], bk));
+    pieces[df_piece_index(DF_WHITE, DF_KING)] = df_square_bb(wk);
+    pieces[df_piece_index(DF_BLACK, DF_KING)] = df_square_bb(bk);
+    const int density = 4 + (int)(dft_rand() % 40);
+    for (int s = 0; s < 64; s++) {
+        const df_square sq = (df_square)s;
+        if (sq == wk || sq == bk || (int)(dft_rand() % 64) >= density) continue;
+        df_piece_type type = (df_piece_type)(dft_rand() % 5);
+        const df_color color = (df_color)(dft_rand() & 1);
+        if (type == DF_PAWN && df_has(DF_RANK_1 | DF_RANK_8, sq))
+            type = (df_piece_type)(DF_QUEEN - (int)(dft_rand() % 3));
+        pieces[df_piece_index(color, type)] |= df_square_bb(sq);
     }
-    b->stm = (uint8_t)(dft_rand() & 1);
+    if (df_board_from_pieces(b, pieces, (df_color)(dft_rand() & 1)) != DF_OK) abort();
+}
+
+void dft_rand_game_position(df_board *b)
+{
+    static const char *const starts[] = {
+        DF_FEN_START,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1",
+        "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 0 1",
+        "rkr5/8/8/8/8/8/8/RKR5 w ACac - 0 1",
+        "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+    };
+    const size_t n = sizeof starts / sizeof starts[0], pick = dft_rand() % n;
+    *b = pick >= 6 ? dft_fen960(starts[pick]) : dft_fen(starts[pick]);
+    const int plies = (int)(dft_rand() % 60);
+    for (int ply = 0; ply < plies; ply++) {
+        df_move_list list;
+        df_generate_legal(b, &list);
+        if (!list.count) break;
+        /* Prefer the rare moves now and then, so that they happen often enough. */
+        df_move m = list.moves[dft_rand() % list.count];
+        if (dft_rand() % 4 == 0)
+            for (uint32_t i = 0; i < list.count; i++)
+                if (df_move_kind_of(list.moves[i]) != DF_MOVE_NORMAL) m = list.moves[i];
+        df_make_move(b, m, b);
+    }
 }
 
 void dft_report_bb(const char *file, int line, const char *what, df_bb expected, df_bb actual,
@@ -85,18 +114,56 @@ void dft_report_bb(const char *file, int line, const char *what, df_bb expected,
         char row[80];
         int n = snprintf(row, sizeof row, "  %d ", rank + 1);
         for (int f = 0; f < 8; f++)
-            n += snprintf(row + n, sizeof row - n, " %c",
+            n += snprintf(row + n, sizeof row - (size_t)n, " %c",
                           (expected >> (rank * 8 + f)) & 1 ? '1' : '.');
-        n += snprintf(row + n, sizeof row - n, "       %d ", rank + 1);
+        n += snprintf(row + n, sizeof row - (size_t)n, "       %d ", rank + 1);
         for (int f = 0; f < 8; f++)
-            n += snprintf(row + n, sizeof row - n, " %c",
+            n += snprintf(row + n, sizeof row - (size_t)n, " %c",
                           (actual >> (rank * 8 + f)) & 1 ? '1' : '.');
         print_error("%s\n", row);
     }
     print_error("     a b c d e f g h          a b c d e f g h\n");
 }
 
+/* The registry's supported backends, then the emulated builds (which run anywhere). */
+static const df__backend *dft_all[8];
+static size_t dft_nall;
 static const df__backend *dft_tested;
+
+static void dft_list_backends(void)
+{
+    if (dft_nall) return;
+    size_t n;
+    const df__backend *const *registry = df__backend_registry(&n);
+    for (size_t i = 0; i < n; i++)
+        if (registry[i]->cpu_supports()) dft_all[dft_nall++] = registry[i];
+    dft_all[dft_nall++] = &df__backend_avx2emu;
+    dft_all[dft_nall++] = &df__backend_avx512emu;
+}
+
+size_t dft_backend_count(void)
+{
+    dft_list_backends();
+    return dft_nall;
+}
+
+const char *dft_backend_at(size_t i)
+{
+    dft_list_backends();
+    return i < dft_nall ? dft_all[i]->name : NULL;
+}
+
+void dft_use(const char *name)
+{
+    dft_list_backends();
+    for (size_t i = 0; i < dft_nall; i++)
+        if (strcmp(dft_all[i]->name, name) == 0) {
+            df__backend_force(dft_all[i]);
+            return;
+        }
+    fprintf(stderr, "dft_use: no backend %s here\n", name);
+    abort();
+}
 
 void dft_setup_backend(void)
 {
@@ -104,32 +171,75 @@ void dft_setup_backend(void)
     if (seed) dft_seed = strtoull(seed, NULL, 0);
     dft_srand(dft_seed);
     const char *want = getenv("DIRFILL_BACKEND");
-    if (want && strcmp(want, "avx2emu") == 0) {
-        df__backend_force(&df__backend_avx2emu);
+    if (want && (!strcmp(want, "avx2emu") || !strcmp(want, "avx512emu"))) {
+        dft_use(want);
     } else if (want && strcmp(want, "auto") != 0) {
-        df_status s = df_backend_select(want);
+        const df_status s = df_backend_select(want);
         if (s == DF_ERR_UNSUPPORTED_BACKEND) {
             printf("SKIPPED: this CPU cannot run the %s backend\n", want);
             exit(77);
         }
         if (s != DF_OK) {
-            fprintf(stderr, "unknown backend %s\n", want);
-            exit(1);
+            printf("SKIPPED: this build has no %s backend\n", want);
+            exit(77);
         }
     }
-    dft_tested = df__backend_active();
+    dft_tested = df__backend_resolve();
     printf("backend under test: %s, seed 0x%llx\n", dft_tested->name, (unsigned long long)dft_seed);
 }
 
 const char *dft_backend(void) { return dft_tested ? dft_tested->name : df_backend_name(); }
 
-df_board dft_fen(const char *fen)
+static df_board dft_parse(const char *fen, df_fen_flags flags)
 {
     df_board b;
     df_fen_error err;
-    if (df_fen_parse(&b, fen, strlen(fen), &err) != DF_OK) {
+    if (df_fen_parse(&b, fen, strlen(fen), flags, &err) != DF_OK) {
         print_error("bad test FEN \"%s\": %s\n", fen, err.message);
         fail();
     }
     return b;
+}
+
+df_board dft_fen(const char *fen) { return dft_parse(fen, DF_FEN_STANDARD); }
+df_board dft_fen960(const char *fen) { return dft_parse(fen, DF_FEN_CHESS960); }
+
+dft_epd *dft_epd_load(const char *name, size_t *count)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", DFT_DATA_DIR, name);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        print_error("cannot open %s\n", path);
+        fail();
+    }
+    dft_epd *out = NULL;
+    size_t n = 0, cap = 0;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        if (n == cap) out = realloc(out, (cap = cap ? 2 * cap : 64) * sizeof *out);
+        dft_epd *e = &out[n++];
+        memset(e, 0, sizeof *e);
+        char *semi = strchr(line, ';');
+        if (!semi) fail_msg("no counts in %s: %s", path, line);
+        snprintf(e->fen, sizeof e->fen, "%.*s", (int)(semi - line), line);
+        for (char *p = semi; p; p = strchr(p + 1, ';')) {
+            int depth;
+            unsigned long long nodes;
+            if (sscanf(p, ";D%d %llu", &depth, &nodes) != 2 || depth < 1 || depth > 7)
+                fail_msg("bad count in %s: %s", path, p);
+            e->nodes[depth] = nodes;
+        }
+    }
+    fclose(f);
+    *count = n;
+    return out;
+}
+
+void *dft_alloc_at(size_t size, size_t offset, void **base)
+{
+    *base = aligned_alloc(64, ((size + offset + 63) / 64) * 64);
+    assert_non_null(*base);
+    return (char *)*base + offset;
 }

@@ -1,4 +1,6 @@
-/* Test support: seeded random bitboards, 8x8 diagrams on failure, backend selection. */
+/* Test support: seeded random inputs, 8x8 diagrams on failure, backends (the compiled ones
+ * and the emulated builds), test data. The only include directory of the tests besides the
+ * public headers. */
 #ifndef DFT_H
 #define DFT_H
 
@@ -23,8 +25,11 @@ uint64_t dft_rand(void);
  * long and get blocked. */
 df_bb dft_rand_bb(void);
 /* A random board with one king per side (adjacent in one board of 64), any side to move,
- * density from sparse to crowded. */
+ * density from sparse to crowded; castling and en passant empty; key computed. */
 void dft_rand_board(df_board *b);
+/* A random position reached by legal play: from a CPW position or a Chess960 start, a random
+ * number of random legal moves (castling, en passant and promotions all happen). */
+void dft_rand_game_position(df_board *b);
 
 /* Prints both boards as 8x8 diagrams side by side, with a context line and the seed. */
 void dft_report_bb(const char *file, int line, const char *what, df_bb expected, df_bb actual,
@@ -38,13 +43,32 @@ void dft_report_bb(const char *file, int line, const char *what, df_bb expected,
         }                                                                                          \
     } while (0)
 
-/* Selects the backend named by DIRFILL_BACKEND for the whole run ("avx2emu": the SIMDe
- * build without -mavx2). Exits 77 (CTest: skipped) with the reason when the CPU cannot run
- * it. Call first in main. */
+/* Selects the backend named by DIRFILL_BACKEND for the whole run; "avx2emu" and "avx512emu"
+ * are the SIMDe builds without the ISA flags. Exits 77 (CTest: skipped) with the reason when
+ * the CPU cannot run it. Call first in main. */
 void dft_setup_backend(void);
 /* The name of the backend the run checks. */
 const char *dft_backend(void);
+/* Every backend this CPU runs, emulated ones included: how many, and the name of each. */
+size_t dft_backend_count(void);
+const char *dft_backend_at(size_t i);
+/* Makes every dispatched call use the named backend (any of dft_backend_at). */
+void dft_use(const char *name);
 
+/* A board from a FEN (standard or Chess960), failing the test on a bad one. */
 df_board dft_fen(const char *fen);
+df_board dft_fen960(const char *fen);
+
+/* One entry of a perft suite file: a FEN and its node counts, nodes[d] at depth d. */
+typedef struct dft_epd {
+    char fen[128];
+    uint64_t nodes[8];
+} dft_epd;
+/* Reads tests/data/<name> (`FEN ;D1 20 ;D2 400 ...` lines); returns the entries (free them). */
+dft_epd *dft_epd_load(const char *name, size_t *count);
+
+/* size bytes whose address is offset bytes past a multiple of 64 (offset a multiple of 8):
+ * heap buffers aligned exactly as a caller's malloc or numpy may give them. Free *base. */
+void *dft_alloc_at(size_t size, size_t offset, void **base);
 
 #endif

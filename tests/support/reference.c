@@ -144,25 +144,20 @@ void ref_attack_map(df_attack_map *m, const df_board *b, int color)
     memset(m, 0, sizeof *m);
     for (int sq = 0; sq < 64; sq++) {
         if (!has(b->color[color], sq)) continue;
-        int type = df_board_type_at(b, sq);
+        int type = df_board_type_at(b, (df_square)sq);
         df_bb att = ref_piece_attacks(type, color, sq, occ);
         for (int t = 0; t < 64; t++) count[t] += has(att, t);
         m->all |= att;
+        m->by_type[type] |= att;
         switch (type) {
         case DF_PAWN:
-            m->by_type[DF_ATK_PAWN_EAST] |= ref_pawn(bit(sq), color, 1);
-            m->by_type[DF_ATK_PAWN_WEST] |= ref_pawn(bit(sq), color, 0);
+            m->pawn_east |= ref_pawn(bit(sq), color, 1);
+            m->pawn_west |= ref_pawn(bit(sq), color, 0);
             break;
         case DF_KNIGHT:
-            m->by_type[DF_ATK_KNIGHT] |= att;
-            break;
         case DF_KING:
-            m->by_type[DF_ATK_KING] |= att;
             break;
         default:
-            m->by_type[type == DF_BISHOP ? DF_ATK_BISHOP
-                       : type == DF_ROOK ? DF_ATK_ROOK
-                                         : DF_ATK_QUEEN] |= att;
             for (int d = 0; d < 8; d++) {
                 if (!moves_along(type, d)) continue;
                 m->rays.r[d] |= ref_ray(sq, occ, d);
@@ -185,7 +180,7 @@ void ref_king_safety(df_pins_checks *ks, const df_board *b)
     int ksq = df_board_king(b, us), eksq = df_board_king(b, them);
     for (int sq = 0; sq < 64; sq++) {
         if (!has(b->color[them], sq)) continue;
-        int type = df_board_type_at(b, sq);
+        int type = df_board_type_at(b, (df_square)sq);
         if (has(ref_piece_attacks(type, them, sq, occ), ksq)) ks->checkers |= bit(sq);
     }
     for (int d = 0; d < 8; d++) {
@@ -205,10 +200,11 @@ void ref_king_safety(df_pins_checks *ks, const df_board *b)
             }
         }
         /* A slider on the line that moves toward the king moves in direction d ^ 4. */
-        if (first >= 0 && has(b->color[them], first) && moves_along(df_board_type_at(b, first), d))
+        if (first >= 0 && has(b->color[them], first) &&
+            moves_along(df_board_type_at(b, (df_square)first), d))
             ks->check_block |= walked;
         if (first >= 0 && second >= 0 && has(b->color[us], first) && has(b->color[them], second) &&
-            moves_along(df_board_type_at(b, second), d)) {
+            moves_along(df_board_type_at(b, (df_square)second), d)) {
             ks->pinned |= bit(first);
             ks->pinners |= bit(second);
         }
@@ -224,7 +220,7 @@ void ref_king_safety(df_pins_checks *ks, const df_board *b)
             }
         }
         if (first >= 0 && second >= 0 && has(b->color[us], first) && has(b->color[us], second) &&
-            moves_along(df_board_type_at(b, second), d))
+            moves_along(df_board_type_at(b, (df_square)second), d))
             ks->discoverers |= bit(first);
     }
 }
@@ -233,10 +229,216 @@ df_bb ref_attackers_to(const df_board *b, int sq, df_bb occ)
 {
     df_bb out = 0;
     for (int s = 0; s < 64; s++) {
-        int type = df_board_type_at(b, s);
+        int type = df_board_type_at(b, (df_square)s);
         if (type == DF_PIECE_TYPES) continue;
         int color = (int)((b->color[DF_BLACK] >> s) & 1);
         if (has(ref_piece_attacks(type, color, s, occ), sq)) out |= bit(s);
     }
     return out;
+}
+
+/* ---- The engine layer, the obvious way ---------------------------------------------------- */
+
+static int ref_type_at(const df_board *b, int sq) { return df_board_type_at(b, (df_square)sq); }
+
+static void ref_put(df_board *b, int color, int type, int sq)
+{
+    b->color[color] |= bit(sq);
+    b->piece[type] |= bit(sq);
+}
+
+static void ref_clear(df_board *b, int sq)
+{
+    for (int c = 0; c < 2; c++) b->color[c] &= ~bit(sq);
+    for (int t = 0; t < DF_PIECE_TYPES; t++) b->piece[t] &= ~bit(sq);
+}
+
+uint64_t ref_polyglot_key(const df_board *b)
+{
+    uint64_t key = 0;
+    for (int sq = 0; sq < 64; sq++) {
+        int type = ref_type_at(b, sq);
+        if (type == DF_PIECE_TYPES) continue;
+        int white = has(b->color[DF_WHITE], sq);
+        key ^= df_polyglot_random[64 * (2 * type + white) + sq];
+    }
+    for (int r = 0; r < 4; r++)
+        if ((b->castling >> r) & 1) key ^= df_polyglot_random[768 + r];
+    if (b->ep < 64) {
+        /* A pawn of the side to move beside the pawn that just moved. */
+        int victim = b->stm ? b->ep + 8 : b->ep - 8, beside = 0;
+        for (int df = -1; df <= 1; df += 2) {
+            int f = victim % 8 + df;
+            if (f >= 0 && f < 8 && has(b->piece[DF_PAWN] & b->color[b->stm], victim + df))
+                beside = 1;
+        }
+        if (beside) key ^= df_polyglot_random[772 + b->ep % 8];
+    }
+    if (b->stm == DF_WHITE) key ^= df_polyglot_random[780];
+    return key;
+}
+
+/* The squares of a rank from a to b, both included. */
+static df_bb ref_span(int a, int b)
+{
+    df_bb out = 0;
+    for (int s = a < b ? a : b; s <= (a < b ? b : a); s++) out |= bit(s);
+    return out;
+}
+
+void ref_make_move(df_board *out, const df_board *b, df_move m)
+{
+    df_board n = *b;
+    const int us = b->stm, them = us ^ 1, from = df_move_from(m), to = df_move_to(m);
+    const int kind = df_move_kind_of(m), type = ref_type_at(b, from);
+    int capture = 0;
+    n.ep = DF_SQUARE_NONE;
+    if (kind == DF_MOVE_CASTLING) {
+        const int right = 2 * us + (to < from), rank = us ? 56 : 0;
+        ref_clear(&n, from);
+        ref_clear(&n, to);
+        ref_put(&n, us, DF_KING, rank + (to > from ? 6 : 2));
+        ref_put(&n, us, DF_ROOK, rank + (to > from ? 5 : 3));
+        (void)right;
+    } else {
+        if (kind == DF_MOVE_EN_PASSANT) {
+            ref_clear(&n, us ? to + 8 : to - 8);
+            capture = 1;
+        }
+        if (has(b->color[them], to)) capture = 1;
+        ref_clear(&n, to);
+        ref_clear(&n, from);
+        ref_put(&n, us, kind == DF_MOVE_PROMOTION ? (int)df_move_promotion(m) : type, to);
+        if (type == DF_PAWN && (to - from == 16 || from - to == 16)) {
+            const int ep = (from + to) / 2;
+            for (int df = -1; df <= 1; df += 2) {
+                const int f = to % 8 + df;
+                if (f >= 0 && f < 8 && has(n.piece[DF_PAWN] & n.color[them], to + df))
+                    n.ep = (uint8_t)ep;
+            }
+        }
+    }
+    for (int r = 0; r < 4; r++) {
+        if (!((b->castling >> r) & 1)) continue;
+        const int owner = r >> 1;
+        if ((type == DF_KING && owner == us) || b->castle_rook[r] == from ||
+            b->castle_rook[r] == to)
+            n.castling &= (uint8_t) ~(1 << r);
+    }
+    n.halfmove = type == DF_PAWN || capture ? 0 : b->halfmove + 1;
+    n.fullmove = b->fullmove + (uint32_t)us;
+    n.stm = (uint8_t)them;
+    n.key = ref_polyglot_key(&n);
+    *out = n;
+}
+
+static int ref_attacked(const df_board *b, int sq, int by, df_bb occ)
+{
+    return (ref_attackers_to(b, sq, occ) & b->color[by] & occ) != 0;
+}
+
+static void ref_add(df_move *out, int *n, const df_board *b, df_move m)
+{
+    df_board c;
+    ref_make_move(&c, b, m);
+    /* Legal when the mover's king is not attacked afterwards. */
+    const int us = b->stm;
+    int ksq = -1;
+    for (int s = 0; s < 64; s++)
+        if (has(c.color[us] & c.piece[DF_KING], s)) ksq = s;
+    if (!ref_attacked(&c, ksq, us ^ 1, df_board_occupied(&c))) out[(*n)++] = m;
+}
+
+int ref_legal_moves(const df_board *b, df_move *out)
+{
+    const int us = b->stm, them = us ^ 1;
+    const df_bb occ = df_board_occupied(b);
+    int n = 0;
+    for (int from = 0; from < 64; from++) {
+        if (!has(b->color[us], from)) continue;
+        const int type = ref_type_at(b, from);
+        if (type == DF_PAWN) {
+            const int up = us ? -8 : 8, last = us ? 0 : 7, start = us ? 6 : 1;
+            df_bb targets = ref_pawn(bit(from), us, 0) | ref_pawn(bit(from), us, 1);
+            targets &= b->color[them] & ~b->piece[DF_KING];
+            if (!has(occ, from + up)) {
+                targets |= bit(from + up);
+                if ((from >> 3) == start && !has(occ, from + 2 * up)) targets |= bit(from + 2 * up);
+            }
+            for (int to = 0; to < 64; to++) {
+                if (!has(targets, to)) continue;
+                if ((to >> 3) == last)
+                    for (int p = DF_KNIGHT; p <= DF_QUEEN; p++)
+                        ref_add(out, &n, b,
+                                df_move_make((df_square)from, (df_square)to, DF_MOVE_PROMOTION,
+                                             (df_piece_type)p));
+                else
+                    ref_add(out, &n, b,
+                            df_move_make((df_square)from, (df_square)to, DF_MOVE_NORMAL, DF_PAWN));
+            }
+            if (b->ep < 64 && has(ref_pawn(bit(from), us, 0) | ref_pawn(bit(from), us, 1), b->ep))
+                ref_add(
+                    out, &n, b,
+                    df_move_make((df_square)from, (df_square)b->ep, DF_MOVE_EN_PASSANT, DF_PAWN));
+            continue;
+        }
+        df_bb targets = ref_piece_attacks(type, us, from, occ) & ~b->color[us] & ~b->piece[DF_KING];
+        for (int to = 0; to < 64; to++)
+            if (has(targets, to))
+                ref_add(out, &n, b,
+                        df_move_make((df_square)from, (df_square)to, DF_MOVE_NORMAL, DF_PAWN));
+    }
+    /* Castling, by the Chess960 rule that standard chess obeys too. */
+    int ksq = -1;
+    for (int s = 0; s < 64; s++)
+        if (has(b->color[us] & b->piece[DF_KING], s)) ksq = s;
+    for (int r = 2 * us; r < 2 * us + 2; r++) {
+        if (!((b->castling >> r) & 1)) continue;
+        const int rook = b->castle_rook[r], rank = us ? 56 : 0;
+        const int kto = rank + (r & 1 ? 2 : 6), rto = rank + (r & 1 ? 3 : 5);
+        const df_bb must_be_empty =
+            (ref_span(ksq, rook) | ref_span(ksq, kto) | ref_span(rook, rto)) & ~bit(ksq) &
+            ~bit(rook);
+        if (must_be_empty & occ) continue;
+        int safe = 1;
+        for (int s = 0; s < 64; s++)
+            if (has(ref_span(ksq, kto), s) && ref_attacked(b, s, them, occ)) safe = 0;
+        if (safe)
+            ref_add(out, &n, b,
+                    df_move_make((df_square)ksq, (df_square)rook, DF_MOVE_CASTLING, DF_PAWN));
+    }
+    return n;
+}
+
+/* The exchange after a capture on sq: side may capture with its least valuable attacker
+ * (ties: the lowest square) or stop; what it gains at best, given that on_square stands
+ * there. A king captures only when the other side then has no attacker left. */
+static int ref_swap(const df_board *b, int sq, df_bb occ, int side, int on_square)
+{
+    const df_bb attackers = ref_attackers_to(b, sq, occ) & occ & b->color[side];
+    if (!attackers) return 0;
+    int from = -1, type = DF_PIECE_TYPES;
+    for (int t = DF_PAWN; t <= DF_KING && from < 0; t++)
+        for (int s = 0; s < 64 && from < 0; s++)
+            if (has(attackers & b->piece[t], s)) from = s, type = t;
+    if (type == DF_KING &&
+        (ref_attackers_to(b, sq, occ & ~bit(from)) & occ & ~bit(from) & b->color[side ^ 1]))
+        return 0;
+    const int gain = df_see_value[on_square] - ref_swap(b, sq, occ & ~bit(from), side ^ 1, type);
+    return gain > 0 ? gain : 0;
+}
+
+int ref_see(const df_board *b, df_move m)
+{
+    const int kind = df_move_kind_of(m), from = df_move_from(m), to = df_move_to(m);
+    if (kind == DF_MOVE_CASTLING) return 0;
+    df_bb occ = df_board_occupied(b) & ~bit(from);
+    int captured = 0;
+    if (kind == DF_MOVE_EN_PASSANT) {
+        occ &= ~bit(b->stm ? to + 8 : to - 8);
+        captured = df_see_value[DF_PAWN];
+    } else if (has(b->color[b->stm ^ 1], to)) {
+        captured = df_see_value[ref_type_at(b, to)];
+    }
+    return captured - ref_swap(b, to, occ, b->stm ^ 1, ref_type_at(b, from));
 }

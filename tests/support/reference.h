@@ -26,4 +26,11 @@ void ref_attack_map(df_attack_map *m, const df_board *b, int color);
 void ref_king_safety(df_pins_checks *ks, const df_board *b);
 df_bb ref_attackers_to(const df_board *b, int sq, df_bb occ);
 
+/* The engine layer: every legal move (returns how many; out holds DF_MAX_MOVES), a move
+ * played on a copy (key from scratch), the Polyglot key square by square, SEE by recursion. */
+int ref_legal_moves(const df_board *b, df_move *out);
+void ref_make_move(df_board *out, const df_board *b, df_move m);
+uint64_t ref_polyglot_key(const df_board *b);
+int ref_see(const df_board *b, df_move m);
+
 #endif

@@ -1,0 +1,34 @@
+/* The dirfill program's subcommands and the loop over input positions they share. */
+#ifndef DIRFILL_APP_H
+#define DIRFILL_APP_H
+
+#include "cmdline.h"
+
+int cmd_analyze(int argc, char **argv);
+int cmd_moves(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
+/* perft --epd FILE: a perft suite (epd.c). max_depth 0: every listed depth. */
+int perft_suite(const char *path, unsigned long max_depth, df_fen_flags flags, bool json);
+
+/* The positions of analyze and moves: one from --fen, or one a line from standard input
+ * (blank and # lines skipped), each parsed and handed to handle in input order. A bad
+ * line (a bad FEN, one too long, or, with need_playable, a position whose side not to move
+ * is in check) is reported as the contract says and the others go on. Returns the exit
+ * status. */
+typedef struct position_loop {
+    const char *cmd;    /* subcommand, for messages */
+    bool json;          /* error objects on stdout */
+    df_fen_flags flags; /* FEN dialect */
+    bool need_playable; /* refuse positions without a legal move tree */
+    void (*handle)(const df_board *b, void *ctx);
+    void *ctx;
+} position_loop;
+int run_positions(const position_loop *loop, const char *fen);
+
+/* Seconds on the monotonic clock. */
+double perft_now(void);
+
+/* The message for a position whose side not to move is in check. */
+const char *unplayable_message(const df_board *b);
+
+#endif

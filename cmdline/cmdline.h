@@ -1,0 +1,74 @@
+/* The command-line module shared by the program (app/) and the benchmark (bench/). */
+#ifndef DIRFILL_CMDLINE_H
+#define DIRFILL_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "dirfill.h"
+
+/* Exit statuses: 1 bad input or output error, 2 usage (options, backend). */
+enum { EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
+
+/* ---- Options (options.c) ---- */
+
+/* Prints "dirfill[ cmd]: <message>" on stderr and returns EXIT_USAGE. */
+int cmd_usage_error(const char *cmd, const char *fmt, ...);
+/* Prints "dirfill[ cmd]: <message>" on stderr and returns EXIT_BAD_INPUT. */
+int cmd_input_error(const char *cmd, const char *fmt, ...);
+/* True when arg is exactly name. */
+bool cmd_is(const char *arg, const char *name);
+/* An option with a value, as "--name VALUE" or "--name=VALUE" at argv[*i]. Returns 1 and sets
+ * *value (advancing *i past a separate value), 0 when argv[*i] is another option, or
+ * EXIT_USAGE negated (after a message) when the value is missing. */
+int cmd_value(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value);
+/* A whole number of only decimal digits (no sign, no space) from min to max. */
+bool cmd_parse_count(const char *text, unsigned long min, unsigned long max, unsigned long *out);
+/* Selects the named backend (from the option or the environment, named by source) with a
+ * clear message: 0, or EXIT_USAGE for an unknown, empty or unsupported name. */
+int cmd_select_backend(const char *name, const char *source);
+/* The backend names this build has, separated by ", " (for messages and help). */
+const char *cmd_backend_list(void);
+
+/* Checks that everything written to stdout arrived; on a write error says so on stderr and
+ * returns EXIT_BAD_INPUT, else status unchanged. Call once at the end. */
+int cmd_finish_output(int status);
+
+/* ---- JSON (json.c) ---- */
+
+/* "0x" and 16 lowercase hex digits, quoted. */
+void json_bb(FILE *out, df_bb bb);
+/* A JSON string; bytes outside printable ASCII as \u00XX of the byte value. */
+void json_string(FILE *out, const char *s, size_t len);
+/* The inside of a JSON string (no quotes), for text streamed in pieces. */
+void json_string_part(FILE *out, const char *s, size_t len);
+/* Direction names in the contract's order (clockwise from N) and their df_dir. */
+extern const char *const dir_names[DF_DIRS];
+extern const df_dir dir_order[DF_DIRS];
+
+/* ---- Lines (lines.c) ---- */
+
+/* Longest line kept whole: a FEN is under a hundred bytes, white space runs included a few
+ * hundred; anything longer is a bad line, read on in bounded memory. */
+#define CMD_LINE_MAX 4096
+
+typedef struct cmd_lines {
+    FILE *in;
+    char buf[CMD_LINE_MAX];
+    size_t len;     /* bytes of the line in buf (its first CMD_LINE_MAX when too long) */
+    bool too_long;  /* the line goes on past buf */
+    bool rest_read; /* its rest has been consumed */
+    long number;    /* line number, from 1 */
+} cmd_lines;
+
+void cmd_lines_init(cmd_lines *r, FILE *in);
+/* Reads the next line (without its newline) into r->buf. Returns 1, 0 at the end of input,
+ * or -1 on a read error (errno set). The rest of a too-long line that the caller did not
+ * stream with cmd_lines_rest is skipped first. */
+int cmd_lines_next(cmd_lines *r);
+/* Streams the rest of a too-long line to sink in bounded pieces; returns its length in
+ * bytes, or -1 on a read error. */
+long long cmd_lines_rest(cmd_lines *r, void (*sink)(void *ctx, const char *s, size_t n), void *ctx);
+
+#endif

@@ -1,0 +1,32 @@
+/**
+ * @file status.h
+ * @brief df_status: what the library's fallible calls return.
+ */
+#ifndef DIRFILL_STATUS_H
+#define DIRFILL_STATUS_H
+
+#include "export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Status codes of the library's fallible calls: DF_OK, or a negative error. */
+typedef enum df_status {
+    DF_OK = 0,                       /**< success */
+    DF_ERR_UNKNOWN_BACKEND = -1,     /**< no backend of that name was compiled in */
+    DF_ERR_UNSUPPORTED_BACKEND = -2, /**< compiled in, but this CPU or OS cannot run it */
+    DF_ERR_FEN = -3,                 /**< a FEN was refused: see the df_fen_error it filled */
+    DF_ERR_MOVE = -4,                /**< a move's text is malformed, ambiguous or illegal */
+    DF_ERR_BOARD = -5,               /**< a board is not one the call accepts (see its doc) */
+    DF_ERR_ARGUMENT = -6,            /**< an argument is out of range (a NULL pointer, ...) */
+    DF_ERR_THREADS = -7              /**< a thread could not be started */
+} df_status;
+
+/** A constant English phrase for a status ("ok", "unknown backend", ...). Thread-safe. */
+DF_API const char *df_status_string(df_status s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

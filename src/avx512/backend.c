@@ -1,0 +1,191 @@
+/* The AVX-512 backend (F, VL, BW, DQ), written with SIMDe. One 512-bit vector holds the eight
+ * directions in df_dir order. vprolvq rotates every lane by its own count (a rotation left by
+ * 64 - s is a shift right by s), so one instruction advances all eight rays; the squares a
+ * rotation wraps around onto are kept out of the propagator (the generalized rays of the
+ * Chess Programming Wiki's Kogge-Stone page), so nothing wraps. vpternlogq fuses
+ * gen |= pro & rotate(gen) into one instruction.
+ *
+ * Built with -mavx512f -mavx512vl -mavx512bw -mavx512dq for the real backend; built again
+ * without them (DF_AVX512_EMULATED) the same source runs anywhere through SIMDe's portable
+ * code, under another symbol, so the tests exercise this algorithm everywhere. Constants are
+ * loaded from static arrays: SIMDe's set_epi64 has no native path. */
+#include <simde/x86/avx512.h>
+
+#include "dirfill.h"
+
+#if defined(DF_AVX512_EMULATED)
+#define DF__BACKEND_SYMBOL df__backend_avx512emu
+#define DF__BACKEND_NAME   "avx512emu"
+#define DF__CPU_SUPPORTS   df__cpu_always
+#else
+#if !defined(__AVX512F__) || !defined(__AVX512VL__) || !defined(__AVX512BW__)
+#error "src/avx512 must be compiled with -mavx512f -mavx512vl -mavx512bw (or DF_AVX512_EMULATED)"
+#endif
+#define DF__BACKEND_SYMBOL df__backend_avx512
+#define DF__BACKEND_NAME   "avx512"
+#define DF__CPU_SUPPORTS   df__cpu_has_avx512
+#endif
+
+typedef simde__m512i v8;
+
+/* Rotation counts of one, two and four steps per direction, and the squares a one-step
+ * rotation may land on: the shift's wrap mask, less the rank the rotation wraps into. */
+static const int64_t df__rot1[8] __attribute__((aligned(64))) = {8, 9, 1, 7, 56, 55, 63, 57};
+static const int64_t df__rot2[8] __attribute__((aligned(64))) = {16, 18, 2, 14, 48, 46, 62, 50};
+static const int64_t df__rot4[8] __attribute__((aligned(64))) = {32, 36, 4, 28, 32, 28, 60, 36};
+#define DF__NOT_R1 (~DF_RANK_1)
+#define DF__NOT_R8 (~DF_RANK_8)
+static const df_bb df__avoid[8] __attribute__((aligned(64))) = {
+    DF__NOT_R1, DF__NOT_R1 &DF_NOT_A, DF_NOT_A, DF__NOT_R1 &DF_NOT_H,
+    DF__NOT_R8, DF__NOT_R8 &DF_NOT_H, DF_NOT_H, DF__NOT_R8 &DF_NOT_A};
+
+static inline v8 df__load(const void *p) { return simde_mm512_loadu_si512(p); }
+static inline v8 df__rot(v8 x, const int64_t *counts)
+{
+    return simde_mm512_rolv_epi64(x, df__load(counts));
+}
+/* a | (b & c): 0xf0 | (0xcc & 0xaa) = 0xf8 */
+static inline v8 df__or_and(v8 a, v8 b, v8 c)
+{
+    return simde_mm512_ternarylogic_epi64(a, b, c, 0xf8);
+}
+
+/* The eight occluded fills of gen through pro (already masked by df__avoid), then the final
+ * step onto the attacked squares. */
+static inline v8 df__fill(v8 gen, v8 pro)
+{
+    gen = df__or_and(gen, pro, df__rot(gen, df__rot1));
+    pro = simde_mm512_and_si512(pro, df__rot(pro, df__rot1));
+    gen = df__or_and(gen, pro, df__rot(gen, df__rot2));
+    pro = simde_mm512_and_si512(pro, df__rot(pro, df__rot2));
+    gen = df__or_and(gen, pro, df__rot(gen, df__rot4));
+    return simde_mm512_and_si512(df__rot(gen, df__rot1), df__load(df__avoid));
+}
+
+static inline v8 df__pro(df_bb empty)
+{
+    return simde_mm512_and_si512(simde_mm512_set1_epi64((int64_t)empty), df__load(df__avoid));
+}
+
+/* {orth, diag, orth, diag, ...}: even lanes orthogonal, odd lanes diagonal. */
+static inline v8 df__alternate(df_bb orth, df_bb diag)
+{
+    return simde_mm512_mask_blend_epi64((simde__mmask8)0xaa, simde_mm512_set1_epi64((int64_t)orth),
+                                        simde_mm512_set1_epi64((int64_t)diag));
+}
+
+static inline void df__rays_of(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
+{
+    simde_mm512_storeu_si512(out->r, df__fill(df__alternate(orth, diag), df__pro(empty)));
+}
+
+static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb mask, df_bb empty)
+{
+    const v8 g = simde_mm512_and_si512(df__load(gen->r), simde_mm512_set1_epi64((int64_t)mask));
+    simde_mm512_storeu_si512(out->r, df__fill(g, df__pro(empty)));
+}
+
+/* One square's eight rays: the empty-board rays, cut behind their first blocker. The blockers
+ * are smeared onward by a fill through the whole board (its propagators derive from
+ * df__avoid alone), so that no rotation wraps a blocker back onto the ray. */
+static inline v8 df__square_rays_v(df_square sq, v8 occ)
+{
+    const v8 ray = df__load(df_ray_table[sq]), pro1 = df__load(df__avoid);
+    const v8 pro2 = simde_mm512_and_si512(pro1, df__rot(pro1, df__rot1));
+    const v8 pro4 = simde_mm512_and_si512(pro2, df__rot(pro2, df__rot2));
+    v8 smear = simde_mm512_and_si512(ray, occ);
+    smear = df__or_and(smear, pro1, df__rot(smear, df__rot1));
+    smear = df__or_and(smear, pro2, df__rot(smear, df__rot2));
+    smear = df__or_and(smear, pro4, df__rot(smear, df__rot4));
+    /* ray & ~(rotate(smear) & avoid): 0xf0 & ~(0xcc & 0xaa) = 0x70 */
+    return simde_mm512_ternarylogic_epi64(ray, df__rot(smear, df__rot1), pro1, 0x70);
+}
+
+static inline void df__square_rays2(df_rays *out, df_square sq, df_bb occ_orth, df_bb occ_diag)
+{
+    simde_mm512_storeu_si512(out->r, df__square_rays_v(sq, df__alternate(occ_orth, occ_diag)));
+}
+
+/* King scans on k-registers (king_scans_tpl.h runs the same logic lane by lane): lane
+ * decisions are test masks, each output a zero-masked move, and one 8x4 OR reduction gives
+ * the four sets of the first pass. */
+#define DF__HAVE_KING_SCANS
+#include "../king_scans_tpl.h"
+
+static inline simde__mmask8 df__nonzero(v8 x) { return simde_mm512_test_epi64_mask(x, x); }
+/* Lanes holding exactly one square: x & (x - 1) is zero, x is not. */
+static inline simde__mmask8 df__single_mask(v8 x)
+{
+    const v8 below = simde_mm512_sub_epi64(x, simde_mm512_set1_epi64(1));
+    return (simde__mmask8)(simde_mm512_testn_epi64_mask(x, below) & df__nonzero(x));
+}
+
+/* (OR of a's lanes, of b's, of c's, of d's) as four words. */
+static inline simde__m256i df__or8x4(v8 a, v8 b, v8 c, v8 d)
+{
+    /* 128-bit block k of ab: a(2k) | a(2k+1), b(2k) | b(2k+1); likewise cd. */
+    const v8 ab =
+        simde_mm512_or_si512(simde_mm512_unpacklo_epi64(a, b), simde_mm512_unpackhi_epi64(a, b));
+    const v8 cd =
+        simde_mm512_or_si512(simde_mm512_unpacklo_epi64(c, d), simde_mm512_unpackhi_epi64(c, d));
+    /* Blocks: ab0|ab2, ab1|ab3, cd0|cd2, cd1|cd3; then each pair of blocks folded. */
+    const v8 x = simde_mm512_or_si512(simde_mm512_shuffle_i64x2(ab, cd, 0x44),
+                                      simde_mm512_shuffle_i64x2(ab, cd, 0xee));
+    const v8 y = simde_mm512_or_si512(x, simde_mm512_shuffle_i64x2(x, x, 0xb1));
+    return simde_mm512_castsi512_si256(simde_mm512_shuffle_i64x2(y, y, 0x08));
+}
+
+/* The OR of x's eight lanes. */
+static inline df_bb df__or8(v8 x)
+{
+    const simde__m256i h =
+        simde_mm256_or_si256(simde_mm512_castsi512_si256(x), simde_mm512_extracti64x4_epi64(x, 1));
+    const simde__m128i q =
+        simde_mm_or_si128(simde_mm256_castsi256_si128(h), simde_mm256_extracti128_si256(h, 1));
+    return (df_bb)(simde_mm_extract_epi64(q, 0) | simde_mm_extract_epi64(q, 1));
+}
+
+static inline void df__pin_scan(df_pins_checks *o, df_square ksq, df_bb own, df_bb enemy,
+                                df_bb e_orth, df_bb e_diag)
+{
+    const v8 sl = df__alternate(e_orth, e_diag);
+    if (!simde_mm512_test_epi64_mask(df__load(df_ray_table[ksq]), sl)) return;
+    const v8 a = df__square_rays_v(ksq, simde_mm512_set1_epi64((int64_t)enemy));
+    const v8 hit = simde_mm512_and_si512(a, sl);
+    const v8 passed = simde_mm512_and_si512(a, simde_mm512_set1_epi64((int64_t)own));
+    const simde__mmask8 hits = df__nonzero(hit), none = (simde__mmask8)~df__nonzero(passed);
+    const simde__mmask8 one = df__single_mask(passed);
+    const v8 checkers = simde_mm512_maskz_mov_epi64(none, hit);
+    const v8 pinned = simde_mm512_maskz_mov_epi64(hits & one, passed);
+    const v8 pinners = simde_mm512_maskz_mov_epi64(one, hit);
+    const v8 block = simde_mm512_maskz_mov_epi64(hits & none, simde_mm512_andnot_si512(hit, a));
+    /* checkers, pinned, pinners, check_block: the first four fields, in this order. */
+    simde__m256i *fields = (simde__m256i *)&o->checkers;
+    simde_mm256_storeu_si256(fields,
+                             simde_mm256_or_si256(simde_mm256_loadu_si256(fields),
+                                                  df__or8x4(checkers, pinned, pinners, block)));
+}
+
+static inline df_bb df__discover_scan(df_square eksq, df_bb own, df_bb enemy, df_bb u_orth,
+                                      df_bb u_diag, df_bb empty)
+{
+    const v8 sl = df__alternate(u_orth, u_diag);
+    if (!simde_mm512_test_epi64_mask(df__load(df_ray_table[eksq]), sl)) return 0;
+    const v8 a =
+        df__square_rays_v(eksq, simde_mm512_or_si512(simde_mm512_set1_epi64((int64_t)enemy), sl));
+    const v8 hit = simde_mm512_and_si512(a, sl);
+    /* a & own & ~hit: 0xf0 & 0xcc & ~0xaa = 0x40 */
+    const v8 passed =
+        simde_mm512_ternarylogic_epi64(a, simde_mm512_set1_epi64((int64_t)own), hit, 0x40);
+    const simde__mmask8 hits = df__nonzero(hit);
+    df_bb found = df__or8(simde_mm512_maskz_mov_epi64(hits & df__single_mask(passed), passed));
+    const simde__mmask8 direct = hits & (simde__mmask8)~df__nonzero(passed);
+    if (direct) {
+        df_rays d;
+        simde_mm512_storeu_si512(d.r, simde_mm512_maskz_mov_epi64(direct, hit));
+        found |= df__discoverers_behind(&d, u_orth, u_diag, empty);
+    }
+    return found;
+}
+
+#include "../backend_tpl.h"

@@ -1,0 +1,105 @@
+/* Internal: copy-make, shared by df_make_move and the perft of every backend. With with_key
+ * false (perft, a compile-time constant after inlining) the Polyglot key is left alone. */
+#ifndef DF_SRC_MAKE_MOVE_H
+#define DF_SRC_MAKE_MOVE_H
+
+#include "dirfill.h"
+
+/* The Polyglot en-passant condition: a pawn of the side to move next to the pawn that just
+ * moved (seen from ep: the squares from which a pawn of the side to move attacks it). */
+static inline bool df__ep_capturable(const df_board *b)
+{
+    return b->ep < 64 &&
+           (df_pawn_table[b->stm ^ 1][b->ep] & b->piece[DF_PAWN] & b->color[b->stm & 1]);
+}
+
+static inline uint64_t df__ep_key(df_square ep)
+{
+    return df_polyglot_random[DF_POLYGLOT_EN_PASSANT + df_file_of(ep)];
+}
+
+/* The castling right a castling move uses: the king side when the rook stands on the h-file
+ * side of the king. */
+static inline int df__castling_right(df_color us, df_square king, df_square rook)
+{
+    return 2 * (int)us + (rook < king);
+}
+
+/* The castling rights lost by a move touching from and to: both of a colour when its king
+ * moves, one when its rook leaves or is captured. */
+static inline unsigned df__rights_lost(const df_board *b, df_square from, df_square to,
+                                       bool king_moves)
+{
+    unsigned lost = king_moves ? df_castle_rights_of(df_board_stm(b)) : 0;
+    for (int r = 0; r < DF_CASTLE_RIGHTS; r++)
+        lost |= (unsigned)(b->castle_rook[r] == from || b->castle_rook[r] == to) << r;
+    return lost & b->castling;
+}
+
+/* Toggles a piece of colour c and type t on sq: lifts it, or places it on an empty square. */
+static inline void df__lift(df_board *n, df_color c, df_piece_type t, df_square sq)
+{
+    n->color[c] ^= df_square_bb(sq);
+    n->piece[t] ^= df_square_bb(sq);
+}
+
+static inline void df__make_move(df_board *out, const df_board *b, df_move m, bool with_key)
+{
+    df_board n = *b;
+    const df_color us = df_board_stm(b), them = (df_color)(us ^ 1);
+    const df_square from = df_move_from(m), to = df_move_to(m);
+    const df_move_kind kind = df_move_kind_of(m);
+    const df_piece_type type = df_board_type_at(b, from);
+    uint64_t key = b->key;
+    bool capture = false;
+    if (with_key && df__ep_capturable(b)) key ^= df__ep_key((df_square)b->ep);
+    n.ep = DF_SQUARE_NONE;
+
+    if (kind == DF_MOVE_CASTLING) {
+        /* The king "takes" its own rook: lift both, then place them, as in Chess960 their
+         * squares may overlap. */
+        const int r = df__castling_right(us, from, to);
+        const df_square kto = df_castle_king_to(r), rto = df_castle_rook_to(r);
+        df__lift(&n, us, DF_KING, from);
+        df__lift(&n, us, DF_ROOK, to);
+        df__lift(&n, us, DF_KING, kto);
+        df__lift(&n, us, DF_ROOK, rto);
+        if (with_key)
+            key ^= df_polyglot_piece(us, DF_KING, from) ^ df_polyglot_piece(us, DF_KING, kto) ^
+                   df_polyglot_piece(us, DF_ROOK, to) ^ df_polyglot_piece(us, DF_ROOK, rto);
+    } else {
+        const df_square victim = kind == DF_MOVE_EN_PASSANT ? df_en_passant_victim(to) : to;
+        if (df_has(b->color[them], victim)) {
+            const df_piece_type captured = df_board_type_at(b, victim);
+            capture = true;
+            df__lift(&n, them, captured, victim);
+            if (with_key) key ^= df_polyglot_piece(them, captured, victim);
+        }
+        const df_piece_type placed = kind == DF_MOVE_PROMOTION ? df_move_promotion(m) : type;
+        n.color[us] ^= df_square_bb(from) | df_square_bb(to);
+        n.piece[type] ^= df_square_bb(from);
+        n.piece[placed] ^= df_square_bb(to);
+        if (with_key) key ^= df_polyglot_piece(us, type, from) ^ df_polyglot_piece(us, placed, to);
+        /* A double push: en passant is possible when an enemy pawn stands next to it. */
+        if (type == DF_PAWN && (from ^ to) == 16) {
+            const df_square ep = (df_square)((from + to) / 2);
+            if (df_pawn_table[us][ep] & n.piece[DF_PAWN] & n.color[them]) {
+                n.ep = (uint8_t)ep;
+                if (with_key) key ^= df__ep_key(ep);
+            }
+        }
+    }
+
+    const unsigned lost = df__rights_lost(b, from, to, type == DF_KING);
+    n.castling = (uint8_t)(b->castling & ~lost);
+    if (with_key)
+        for (int r = 0; r < DF_CASTLE_RIGHTS; r++)
+            if ((lost >> r) & 1) key ^= df_polyglot_random[DF_POLYGLOT_CASTLING + r];
+    n.halfmove = type == DF_PAWN || capture ? 0 : b->halfmove + 1;
+    n.fullmove = b->fullmove + (uint32_t)us;
+    n.stm = (uint8_t)them;
+    if (with_key) n.key = key ^ df_polyglot_random[DF_POLYGLOT_TURN];
+    *out = n;
+}
+
+#endif

@@ -1,0 +1,306 @@
+/* Internal template: the legal move generator, bulk counting and perft, instantiated once
+ * per backend after kernels_tpl.h, so the backend's eight-direction fill (df__rays_of) and
+ * king safety (df__king_safety) inline into it. One king-safety pass and one fill of two
+ * slider sets per position: our unpinned sliders (their moves by direction) and the enemy's
+ * seen through our king (the squares the king may not step on). Moves are produced as groups
+ * of targets sharing how their origin follows from their target, so a leaf count is a sum
+ * of popcounts (bulk counting). */
+#include "make_move.h"
+
+/* How a group's origins follow from its targets. */
+enum {
+    G_FROM,       /* from is fixed */
+    G_DELTA,      /* from = to - delta (pawn pushes and captures, knight jumps) */
+    G_PROMO,      /* as G_DELTA, four promotions each */
+    G_PROMO_FROM, /* as G_FROM, four promotions each */
+    G_SLIDER,     /* from: the first slider of src met walking from to against direction dir */
+    G_EN_PASSANT, /* one capture from -> to */
+    G_CASTLE      /* one castling: the king from -> its rook on to */
+};
+
+typedef struct {
+    df_bb to, src;
+    int8_t from, delta, dir, kind;
+} mg_group;
+
+/* At most: the king, 2 castlings, 8 knight jumps, 8 slider directions, 2 groups for each of
+ * at most 8 pinned pieces, 7 pawn groups and 2 en-passant captures. */
+#define MG_MAX_GROUPS 44
+
+/* The groups of a position, or only their move count: the count-only form (perft's last
+ * ply) adds popcounts instead of storing groups, decided at compile time after inlining. */
+typedef struct {
+    mg_group g[MG_MAX_GROUPS];
+    int n;
+    bool count_only;
+    uint64_t count;
+    df_bb empty;
+} mg_groups;
+
+static inline void mg_add(mg_groups *G, int kind, df_bb to, df_square from, int delta, int dir,
+                          df_bb src)
+{
+    if (G->count_only) {
+        G->count += (uint64_t)df_popcount(to) << (kind == G_PROMO || kind == G_PROMO_FROM ? 2 : 0);
+        return;
+    }
+    if (!to) return;
+    mg_group *g = &G->g[G->n++];
+    g->to = to;
+    g->src = src;
+    g->from = (int8_t)from;
+    g->delta = (int8_t)delta;
+    g->dir = (int8_t)dir;
+    g->kind = (int8_t)kind;
+}
+
+/* What the generator knows of a position after its king-safety pass and its fill. */
+typedef struct {
+    const df_board *b;
+    df_color us, them;
+    df_square ksq;
+    df_bb own, enemy, occ, empty;
+    df_bb checkers, check_block, pinned;
+    df_bb danger; /* squares the king may not step on */
+    df_bb filter; /* squares the asked-for kinds of move may land on */
+    df_bb target; /* squares a non-king move may land on */
+    df_bb u_rq, u_bq, e_rq;
+    df_rays rays; /* our unpinned sliders' attacks by direction */
+} mg_position;
+
+static inline void mg_setup(mg_position *p, const df_board *b, unsigned kinds)
+{
+    p->b = b;
+    p->us = df_board_stm(b);
+    p->them = (df_color)(p->us ^ 1);
+    p->own = b->color[p->us];
+    p->enemy = b->color[p->them];
+    p->occ = p->own | p->enemy;
+    p->empty = ~p->occ;
+    const df_bb king = p->own & b->piece[DF_KING];
+    p->ksq = df_lsb(king);
+    df_pins_checks ks;
+    df__king_safety(&ks, b, false);
+    p->checkers = ks.checkers;
+    p->check_block = ks.check_block;
+    p->pinned = ks.pinned;
+
+    const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
+    const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
+    p->u_rq = p->own & rq & ~p->pinned;
+    p->u_bq = p->own & bq & ~p->pinned;
+    p->e_rq = p->enemy & rq;
+    df_rays enemy_rays;
+    df__rays_of(&p->rays, p->u_rq, p->u_bq, p->empty);
+    df__rays_of(&enemy_rays, p->e_rq, p->enemy & bq, p->empty | king);
+    df_bb danger = df_knight_attacks(p->enemy & b->piece[DF_KNIGHT]) |
+                   df_pawn_any_attacks(p->enemy & b->piece[DF_PAWN], p->them) |
+                   df_king_attacks(p->enemy & b->piece[DF_KING]);
+    for (int d = 0; d < DF_DIRS; d++) danger |= enemy_rays.r[d];
+    p->danger = danger;
+    /* Never a king capture: on a board that is not playable the children keep both kings. */
+    p->filter = (kinds & DF__GEN_CAPTURES ? p->enemy & ~b->piece[DF_KING] : 0) |
+                (kinds & DF__GEN_QUIETS ? p->empty : 0);
+    p->target = (p->checkers ? p->checkers | p->check_block : DF_FULL) & p->filter;
+}
+
+/* Castling by the Chess960 rule, which standard chess obeys too: the squares between king
+ * and rook and both destinations are empty but for those two, and the king passes no
+ * attacked square. The castling rook itself may shield the king's path from an enemy rook
+ * or queen on the rank (Chess960): the rank is looked at again without it. */
+static inline void mg_castling(mg_groups *G, const mg_position *p)
+{
+    const df_board *b = p->b;
+    unsigned rights = b->castling & df_castle_rights_of(p->us);
+    while (rights) {
+        const int r = __builtin_ctz(rights);
+        rights &= rights - 1;
+        const df_square rsq = (df_square)b->castle_rook[r];
+        const df_square kto = df_castle_king_to(r), rto = df_castle_rook_to(r);
+        const df_bb movers = df_square_bb(p->ksq) | df_square_bb(rsq);
+        const df_bb king_path = df_between(p->ksq, kto) | df_square_bb(kto);
+        const df_bb rook_path = df_between(rsq, rto) | df_square_bb(rto);
+        if (p->occ & (df_between(p->ksq, rsq) | king_path | rook_path) & ~movers) continue;
+        if (p->danger & king_path) continue;
+        const df_bb occ = p->occ ^ movers;
+        df_bb path = king_path, rank_attack = 0;
+        while (path) {
+            const df_square s = df_pop_lsb(&path);
+            rank_attack |= df_square_ray(s, occ, DF_E) | df_square_ray(s, occ, DF_W);
+        }
+        if (rank_attack & p->e_rq) continue;
+        mg_add(G, G_CASTLE, df_square_bb(rsq), p->ksq, 0, 0, 0);
+    }
+}
+
+/* Knights and sliders that are not pinned. */
+static inline void mg_pieces(mg_groups *G, const mg_position *p)
+{
+    const df_bb knights = p->own & p->b->piece[DF_KNIGHT] & ~p->pinned;
+    for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
+        mg_add(G, G_DELTA, df_knight_jump(knights, k) & p->target, DF_A1, df_knight_jump_delta(k),
+               0, 0);
+    for (int d = 0; d < DF_DIRS; d++)
+        mg_add(G, G_SLIDER, p->rays.r[d] & p->target, DF_A1, 0, d,
+               df_dir_is_orthogonal((df_dir)d) ? p->u_rq : p->u_bq);
+}
+
+/* A pinned piece moves only along its pin line, and never while in check. */
+static inline void mg_pinned(mg_groups *G, const mg_position *p)
+{
+    const df_board *b = p->b;
+    const df_bb last = df_relative_rank_bb(p->us, 7), third = df_relative_rank_bb(p->us, 2);
+    const df_dir up = df_pawn_push_dir(p->us);
+    df_bb pinned = p->pinned & ~b->piece[DF_KNIGHT];
+    while (pinned) {
+        const df_square sq = df_pop_lsb(&pinned);
+        const df_bb line = df_line(p->ksq, sq), s = df_square_bb(sq);
+        df_bb moves;
+        if (df_has(b->piece[DF_PAWN], sq)) {
+            const df_bb one = df_shift(s, up) & p->empty & line;
+            moves = (one | (df_shift(one & third, up) & p->empty) |
+                     (df_pawn_table[p->us][sq] & p->enemy & line)) &
+                    p->filter;
+            mg_add(G, G_FROM, moves & ~last, sq, 0, 0, 0);
+            mg_add(G, G_PROMO_FROM, moves & last, sq, 0, 0, 0);
+            continue;
+        }
+        moves = 0;
+        if (df_has(b->piece[DF_ROOK] | b->piece[DF_QUEEN], sq))
+            moves |= df_square_rook_attacks(sq, p->occ);
+        if (df_has(b->piece[DF_BISHOP] | b->piece[DF_QUEEN], sq))
+            moves |= df_square_bishop_attacks(sq, p->occ);
+        mg_add(G, G_FROM, moves & line & p->filter, sq, 0, 0, 0);
+    }
+}
+
+/* Pawns that are not pinned: pushes, double pushes, captures, each split at the last rank. */
+static inline void mg_pawns(mg_groups *G, const mg_position *p)
+{
+    const df_color us = p->us;
+    const df_bb last = df_relative_rank_bb(us, 7), third = df_relative_rank_bb(us, 2);
+    const df_dir up = df_pawn_push_dir(us);
+    const int push = df_pawn_push_delta(us);
+    const df_bb pawns = p->own & p->b->piece[DF_PAWN] & ~p->pinned;
+    const df_bb one = df_shift(pawns, up) & p->empty;
+    const df_bb pushes = one & p->target, two = df_shift(one & third, up) & p->empty & p->target;
+    const df_bb east = df_pawn_east_attacks(pawns, us) & p->enemy & p->target;
+    const df_bb west = df_pawn_west_attacks(pawns, us) & p->enemy & p->target;
+    const int de = df_pawn_east_delta(us), dw = df_pawn_west_delta(us);
+    mg_add(G, G_DELTA, pushes & ~last, DF_A1, push, 0, 0);
+    mg_add(G, G_PROMO, pushes & last, DF_A1, push, 0, 0);
+    mg_add(G, G_DELTA, two, DF_A1, 2 * push, 0, 0);
+    mg_add(G, G_DELTA, east & ~last, DF_A1, de, 0, 0);
+    mg_add(G, G_PROMO, east & last, DF_A1, de, 0, 0);
+    mg_add(G, G_DELTA, west & ~last, DF_A1, dw, 0, 0);
+    mg_add(G, G_PROMO, west & last, DF_A1, dw, 0, 0);
+}
+
+/* En passant: played on the occupancy, then the king is looked at. That catches the pin on
+ * the rank through both pawns, and checks it does or does not answer. */
+static inline void mg_en_passant(mg_groups *G, const mg_position *p)
+{
+    const df_board *b = p->b;
+    const df_square ep = (df_square)b->ep, victim = df_en_passant_victim(ep);
+    const df_bb king = df_square_bb(p->ksq);
+    df_bb candidates = p->own & b->piece[DF_PAWN] & df_pawn_table[p->them][ep];
+    while (candidates) {
+        const df_square from = df_pop_lsb(&candidates);
+        const df_bb occ = p->occ ^ df_square_bb(from) ^ df_square_bb(ep) ^ df_square_bb(victim);
+        const df_bb checks =
+            (df_square_rook_attacks(p->ksq, occ) & p->e_rq) |
+            (df_square_bishop_attacks(p->ksq, occ) & p->enemy &
+             (b->piece[DF_BISHOP] | b->piece[DF_QUEEN])) |
+            (df_knight_attacks(king) & p->enemy & b->piece[DF_KNIGHT]) |
+            (df_pawn_table[p->us][p->ksq] & p->enemy & b->piece[DF_PAWN] & ~df_square_bb(victim));
+        if (!checks) mg_add(G, G_EN_PASSANT, df_square_bb(ep), from, 0, 0, 0);
+    }
+}
+
+static inline void mg_collect(const df_board *b, mg_groups *G, unsigned kinds,
+                              const bool count_only)
+{
+    mg_position p;
+    mg_setup(&p, b, kinds);
+    G->n = 0;
+    G->count_only = count_only;
+    G->count = 0;
+    G->empty = p.empty;
+    mg_add(G, G_FROM, df_king_table[p.ksq] & ~p.danger & p.filter, p.ksq, 0, 0, 0);
+    if (df_more_than_one(p.checkers)) return;
+    if (!p.checkers && (kinds & DF__GEN_QUIETS)) mg_castling(G, &p);
+    mg_pieces(G, &p);
+    if (p.pinned && !p.checkers) mg_pinned(G, &p);
+    mg_pawns(G, &p);
+    if (b->ep < 64 && (kinds & DF__GEN_CAPTURES)) mg_en_passant(G, &p);
+}
+
+/* The moves of the groups, in group order. */
+static inline void mg_expand(const mg_groups *G, df_move_list *out)
+{
+    uint32_t n = 0;
+    for (int i = 0; i < G->n; i++) {
+        const mg_group *g = &G->g[i];
+        df_bb to = g->to;
+        while (to) {
+            const df_square t = df_pop_lsb(&to);
+            switch (g->kind) {
+            case G_FROM:
+                out->moves[n++] = df_move_make((df_square)g->from, t, DF_MOVE_NORMAL, DF_PAWN);
+                break;
+            case G_DELTA:
+                out->moves[n++] =
+                    df_move_make((df_square)(t - g->delta), t, DF_MOVE_NORMAL, DF_PAWN);
+                break;
+            case G_EN_PASSANT:
+                out->moves[n++] = df_move_make((df_square)g->from, t, DF_MOVE_EN_PASSANT, DF_PAWN);
+                break;
+            case G_CASTLE:
+                out->moves[n++] = df_move_make((df_square)g->from, t, DF_MOVE_CASTLING, DF_PAWN);
+                break;
+            case G_SLIDER: {
+                const df_dir back = df_opposite((df_dir)g->dir);
+                const df_bb from = df_ray_attacks(df_square_bb(t), G->empty, back) & g->src;
+                out->moves[n++] = df_move_make(df_lsb(from), t, DF_MOVE_NORMAL, DF_PAWN);
+                break;
+            }
+            default: {
+                const df_square from =
+                    g->kind == G_PROMO ? (df_square)(t - g->delta) : (df_square)g->from;
+                for (int pt = DF_QUEEN; pt >= DF_KNIGHT; pt--)
+                    out->moves[n++] = df_move_make(from, t, DF_MOVE_PROMOTION, (df_piece_type)pt);
+            }
+            }
+        }
+    }
+    out->count = n;
+}
+
+static void k_generate(const df_board *b, unsigned kinds, df_move_list *out)
+{
+    mg_groups G;
+    mg_collect(b, &G, kinds, false);
+    mg_expand(&G, out);
+}
+
+static uint64_t k_count_legal(const df_board *b)
+{
+    mg_groups G;
+    mg_collect(b, &G, DF__GEN_ALL, true);
+    return G.count;
+}
+
+static uint64_t k_perft(const df_board *b, int depth)
+{
+    if (depth <= 0) return 1;
+    if (depth == 1) return k_count_legal(b);
+    df_move_list list;
+    k_generate(b, DF__GEN_ALL, &list);
+    uint64_t nodes = 0;
+    for (uint32_t i = 0; i < list.count; i++) {
+        df_board child;
+        df__make_move(&child, b, list.moves[i], false);
+        nodes += k_perft(&child, depth - 1);
+    }
+    return nodes;
+}

@@ -1,0 +1,189 @@
+/* Move notation: UCI (long algebraic) and SAN, written and read against the legal moves. */
+#include <string.h>
+
+#include "dirfill.h"
+#include "make_move.h"
+
+static const char df__piece_letters[] = "PNBRQK";
+
+/* The square where the king lands, which UCI names in standard chess. */
+static df_square df__castle_king_square(const df_board *b, df_move m)
+{
+    return df_castle_king_to(df__castling_right(df_board_stm(b), df_move_from(m), df_move_to(m)));
+}
+
+static size_t df__square_text(char *out, df_square sq)
+{
+    out[0] = (char)('a' + df_file_of(sq));
+    out[1] = (char)('1' + df_rank_of(sq));
+    return 2;
+}
+
+size_t df_move_to_uci(const df_board *b, df_move m, char out[DF_UCI_MAX])
+{
+    if (m == DF_MOVE_NONE) {
+        memcpy(out, "0000", 5);
+        return 4;
+    }
+    df_square to = df_move_to(m);
+    if (df_move_kind_of(m) == DF_MOVE_CASTLING && !b->chess960) to = df__castle_king_square(b, m);
+    size_t n = df__square_text(out, df_move_from(m));
+    n += df__square_text(out + n, to);
+    if (df_move_kind_of(m) == DF_MOVE_PROMOTION) out[n++] = "pnbrqk"[df_move_promotion(m)];
+    out[n] = 0;
+    return n;
+}
+
+/* A square from two characters, or DF_SQUARE_NONE. */
+static df_square df__parse_square(const char *t)
+{
+    if (t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8') return DF_SQUARE_NONE;
+    return df_make_square(t[0] - 'a', t[1] - '1');
+}
+
+df_status df_move_from_uci(const df_board *b, const char *text, size_t len, df_move *out)
+{
+    if (!text || (len != 4 && len != 5)) return DF_ERR_MOVE;
+    const df_square from = df__parse_square(text), to = df__parse_square(text + 2);
+    if (from == DF_SQUARE_NONE || to == DF_SQUARE_NONE) return DF_ERR_MOVE;
+    df_piece_type promo = DF_PIECE_TYPES;
+    if (len == 5) {
+        const char *p = memchr("nbrq", text[4], 4);
+        if (!p || !text[4]) return DF_ERR_MOVE;
+        promo = (df_piece_type)(DF_KNIGHT + (p - "nbrq"));
+    }
+    df_move_list list;
+    df_generate_legal(b, &list);
+    for (uint32_t i = 0; i < list.count; i++) {
+        const df_move m = list.moves[i];
+        if (df_move_from(m) != from || df_move_promotion(m) != promo) continue;
+        const bool castling = df_move_kind_of(m) == DF_MOVE_CASTLING;
+        if (df_move_to(m) == to ||
+            (castling && !b->chess960 && df__castle_king_square(b, m) == to)) {
+            *out = m;
+            return DF_OK;
+        }
+    }
+    return DF_ERR_MOVE;
+}
+
+size_t df_move_to_san(const df_board *b, df_move m, char out[DF_SAN_MAX])
+{
+    const df_square from = df_move_from(m), to = df_move_to(m);
+    const df_move_kind kind = df_move_kind_of(m);
+    size_t n = 0;
+    if (kind == DF_MOVE_CASTLING) {
+        const char *text = to > from ? "O-O" : "O-O-O";
+        n = strlen(text);
+        memcpy(out, text, n);
+    } else {
+        const df_piece_type type = df_board_type_at(b, from);
+        const bool capture = df_move_is_capture(b, m);
+        if (type == DF_PAWN) {
+            if (capture) {
+                out[n++] = (char)('a' + df_file_of(from));
+                out[n++] = 'x';
+            }
+        } else {
+            out[n++] = df__piece_letters[type];
+            /* Other pieces of this type that can go to the same square. */
+            df_move_list list;
+            df_generate_legal(b, &list);
+            df_bb rivals = 0;
+            for (uint32_t i = 0; i < list.count; i++) {
+                const df_square f = df_move_from(list.moves[i]);
+                if (df_move_to(list.moves[i]) == to && f != from && df_board_type_at(b, f) == type)
+                    rivals |= df_square_bb(f);
+            }
+            if (rivals) {
+                const bool file_clash = rivals & df_file_bb(df_file_of(from));
+                const bool rank_clash = rivals & df_rank_bb(df_rank_of(from));
+                if (!file_clash || rank_clash) out[n++] = (char)('a' + df_file_of(from));
+                if (file_clash) out[n++] = (char)('1' + df_rank_of(from));
+            }
+            if (capture) out[n++] = 'x';
+        }
+        n += df__square_text(out + n, to);
+        if (kind == DF_MOVE_PROMOTION) {
+            out[n++] = '=';
+            out[n++] = df__piece_letters[df_move_promotion(m)];
+        }
+    }
+    df_board child;
+    df__make_move(&child, b, m, false);
+    if (df_checkers(&child)) out[n++] = df_count_legal(&child) ? '+' : '#';
+    out[n] = 0;
+    return n;
+}
+
+/* What a SAN text asks for. */
+typedef struct {
+    df_piece_type piece, promotion;
+    df_square to;
+    int castle;     /* 0 none, 1 king side, 2 queen side */
+    int file, rank; /* disambiguation, -1 when absent */
+} df__san;
+
+static bool df__parse_san(const char *t, size_t len, df__san *s)
+{
+    while (len && strchr("+#!?", t[len - 1]) && t[len - 1]) len--;
+    *s = (df__san){DF_PAWN, DF_PIECE_TYPES, DF_SQUARE_NONE, 0, -1, -1};
+    if ((len == 3 && (!memcmp(t, "O-O", 3) || !memcmp(t, "0-0", 3))) ||
+        (len == 5 && (!memcmp(t, "O-O-O", 5) || !memcmp(t, "0-0-0", 5)))) {
+        s->castle = len == 3 ? 1 : 2;
+        return true;
+    }
+    size_t i = 0;
+    const char *p = len && t[0] ? memchr("NBRQK", t[0], 5) : NULL;
+    if (p) {
+        s->piece = (df_piece_type)(DF_KNIGHT + (p - "NBRQK"));
+        i = 1;
+    }
+    /* A promotion suffix: "=Q" or "Q" after the destination. */
+    if (len >= 2 && s->piece == DF_PAWN && t[len - 1] && strchr("NBRQ", t[len - 1])) {
+        s->promotion =
+            (df_piece_type)(DF_KNIGHT + ((const char *)memchr("NBRQ", t[len - 1], 4) - "NBRQ"));
+        len -= t[len - 2] == '=' ? 2 : 1;
+    }
+    if (len < i + 2) return false;
+    s->to = df__parse_square(t + len - 2);
+    if (s->to == DF_SQUARE_NONE) return false;
+    size_t end = len - 2;
+    if (end > i && (t[end - 1] == 'x' || t[end - 1] == ':')) end--;
+    for (; i < end; i++) {
+        if (t[i] >= 'a' && t[i] <= 'h' && s->file < 0 && s->rank < 0)
+            s->file = t[i] - 'a';
+        else if (t[i] >= '1' && t[i] <= '8' && s->rank < 0)
+            s->rank = t[i] - '1';
+        else
+            return false;
+    }
+    return true;
+}
+
+static bool df__san_matches(const df_board *b, df_move m, const df__san *s)
+{
+    const df_square from = df_move_from(m);
+    if (df_move_kind_of(m) == DF_MOVE_CASTLING) return s->castle == (df_move_to(m) > from ? 1 : 2);
+    return !s->castle && df_move_to(m) == s->to && df_board_type_at(b, from) == s->piece &&
+           df_move_promotion(m) == s->promotion && (s->file < 0 || df_file_of(from) == s->file) &&
+           (s->rank < 0 || df_rank_of(from) == s->rank);
+}
+
+df_status df_move_from_san(const df_board *b, const char *text, size_t len, df_move *out)
+{
+    df__san s;
+    if (!text || len > 16 || !df__parse_san(text, len, &s)) return DF_ERR_MOVE;
+    df_move_list list;
+    df_generate_legal(b, &list);
+    df_move found = DF_MOVE_NONE;
+    int matches = 0;
+    for (uint32_t i = 0; i < list.count; i++)
+        if (df__san_matches(b, list.moves[i], &s)) {
+            found = list.moves[i];
+            matches++;
+        }
+    if (matches != 1) return DF_ERR_MOVE;
+    *out = found;
+    return DF_OK;
+}

@@ -1,0 +1,64 @@
+/* Square-centric queries (seed "Square Attacked By"). */
+#include "dirfill.h"
+
+df_bb df_piece_attacks(df_square sq, df_bb occ, df_piece_type type, df_color color)
+{
+    assert((unsigned)sq < 64 && (unsigned)type < DF_PIECE_TYPES && (unsigned)color < DF_COLORS);
+    switch (type) {
+    case DF_PAWN:
+        return df_pawn_table[color & 1][sq];
+    case DF_KNIGHT:
+        return df_knight_table[sq];
+    case DF_BISHOP:
+        return df_square_bishop_attacks(sq, occ);
+    case DF_ROOK:
+        return df_square_rook_attacks(sq, occ);
+    case DF_QUEEN:
+        return df_square_queen_attacks(sq, occ);
+    case DF_KING:
+        return df_king_table[sq];
+    default:
+        return 0;
+    }
+}
+
+/* A slider attacks along its lines when nothing stands strictly between. */
+bool df_piece_attacks_square(df_square from, df_square to, df_bb occ, df_piece_type type,
+                             df_color color)
+{
+    assert((unsigned)from < 64 && (unsigned)to < 64);
+    const df_bb t = df_square_bb(to);
+    const bool clear = from != to && (df_between(from, to) & occ) == 0;
+    switch (type) {
+    case DF_BISHOP:
+        return clear && (df_diagonal_lines(from) & t);
+    case DF_ROOK:
+        return clear && (df_orthogonal_lines(from) & t);
+    case DF_QUEEN:
+        return clear && ((df_diagonal_lines(from) | df_orthogonal_lines(from)) & t);
+    default:
+        return (df_piece_attacks(from, occ, type, color) & t) != 0;
+    }
+}
+
+df_bb df_attackers_to(const df_board *b, df_square sq, df_bb occ)
+{
+    assert(b && (unsigned)sq < 64);
+    const df_bb pawns = b->piece[DF_PAWN];
+    return (df_pawn_table[DF_WHITE][sq] & pawns & b->color[DF_BLACK]) |
+           (df_pawn_table[DF_BLACK][sq] & pawns & b->color[DF_WHITE]) |
+           (df_knight_table[sq] & b->piece[DF_KNIGHT]) | (df_king_table[sq] & b->piece[DF_KING]) |
+           (df_square_rook_attacks(sq, occ) & (b->piece[DF_ROOK] | b->piece[DF_QUEEN])) |
+           (df_square_bishop_attacks(sq, occ) & (b->piece[DF_BISHOP] | b->piece[DF_QUEEN]));
+}
+
+bool df_is_attacked(const df_board *b, df_square sq, df_color by, df_bb occ)
+{
+    assert(b && (unsigned)sq < 64 && (unsigned)by < DF_COLORS);
+    const df_bb them = b->color[by & 1], queens = b->piece[DF_QUEEN];
+    if (df_pawn_table[(by & 1) ^ 1][sq] & them & b->piece[DF_PAWN]) return true;
+    if (df_knight_table[sq] & them & b->piece[DF_KNIGHT]) return true;
+    if (df_king_table[sq] & them & b->piece[DF_KING]) return true;
+    if (df_square_bishop_attacks(sq, occ) & them & (b->piece[DF_BISHOP] | queens)) return true;
+    return (df_square_rook_attacks(sq, occ) & them & (b->piece[DF_ROOK] | queens)) != 0;
+}

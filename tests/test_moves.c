@@ -1,0 +1,346 @@
+/* The engine layer against the slow reference (tests/support/reference.c) and published
+ * facts: perft counts of the Chess Programming Wiki (standard and Chess960), move lists
+ * equal to the reference generator's, copy-make and Polyglot keys against recomputation and
+ * the Polyglot format's published keys, gives-check against playing the move. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dft.h"
+#include "reference.h"
+
+static const char *fen_of(const df_board *b)
+{
+    static char buf[DF_FEN_MAX];
+    df_fen_format(b, buf, sizeof buf);
+    return buf;
+}
+
+/* Every listed count up to max_depth (deeper with DFT_PERFT_DEEP=1, the `slow` label). */
+static void perft_suite(const char *file, df_fen_flags flags, int depth, int deep_depth)
+{
+    const int max = getenv("DFT_PERFT_DEEP") ? deep_depth : depth;
+    size_t n;
+    dft_epd *e = dft_epd_load(file, &n);
+    assert_true(n > 0);
+    for (size_t i = 0; i < n; i++) {
+        df_board b;
+        df_fen_error err;
+        if (df_fen_parse(&b, e[i].fen, strlen(e[i].fen), flags, &err) != DF_OK)
+            fail_msg("%s: %s", e[i].fen, err.message);
+        for (int d = 0; d <= max; d++) {
+            if (d && !e[i].nodes[d]) continue;
+            uint64_t nodes;
+            assert_int_equal(DF_OK, df_perft(&b, d, &nodes));
+            const uint64_t want = d ? e[i].nodes[d] : 1;
+            if (nodes != want)
+                fail_msg("%s depth %d: %llu nodes, expected %llu", e[i].fen, d,
+                         (unsigned long long)nodes, (unsigned long long)want);
+        }
+    }
+    free(e);
+}
+
+static void test_perft_cpw(void **state)
+{
+    (void)state;
+    perft_suite("cpw.epd", DF_FEN_STANDARD, 4, 6);
+}
+
+static void test_perft_chess960(void **state)
+{
+    (void)state;
+    perft_suite("chess960.epd", DF_FEN_CHESS960, 3, 5);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    return (int)*(const df_move *)a - (int)*(const df_move *)b;
+}
+
+/* The generator's list equals the reference's as a set; captures and quiets split it. */
+static void check_moves(const df_board *b)
+{
+    static df_move ref[DF_MAX_MOVES];
+    df_move_list all, captures, quiets;
+    const int n = ref_legal_moves(b, ref);
+    df_generate_legal(b, &all);
+    if ((int)all.count != n)
+        fail_msg("%s: %u moves, the reference has %d", fen_of(b), all.count, n);
+    qsort(ref, (size_t)n, sizeof ref[0], by_value);
+    qsort(all.moves, all.count, sizeof all.moves[0], by_value);
+    for (int i = 0; i < n; i++)
+        if (ref[i] != all.moves[i]) {
+            char uci[DF_UCI_MAX];
+            df_move_to_uci(b, ref[i], uci);
+            fail_msg("%s: move %d differs (reference %s)", fen_of(b), i, uci);
+        }
+    assert_int_equal(all.count, df_count_legal(b));
+    df_generate_captures(b, &captures);
+    df_generate_quiets(b, &quiets);
+    assert_int_equal(all.count, captures.count + quiets.count);
+    for (uint32_t i = 0; i < captures.count; i++)
+        assert_true(df_move_is_capture(b, captures.moves[i]));
+    for (uint32_t i = 0; i < quiets.count; i++)
+        assert_false(df_move_is_capture(b, quiets.moves[i]));
+}
+
+static void test_moves_against_reference(void **state)
+{
+    (void)state;
+    long positions = 0, moves = 0;
+    for (long i = 0; i < DFT_ITERATIONS / 500; i++) {
+        df_board b;
+        dft_rand_game_position(&b);
+        check_moves(&b);
+        dft_rand_board(&b);
+        if (!df_board_playable(&b)) continue;
+        check_moves(&b);
+        positions += 2;
+        moves += (long)df_count_legal(&b);
+    }
+    print_message("%ld positions checked\n", positions);
+    assert_true(positions > DFT_ITERATIONS / 1000 && moves > 0);
+}
+
+/* More legal moves than the usual 256-entry lists hold: counted exactly (and, in the
+ * sanitizer builds, without a write out of bounds). */
+static void test_many_moves(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fen;
+        uint32_t moves;
+    } cases[] = {
+        {"knQQQQQQ/pp5Q/QQ5Q/Q6Q/Q6Q/Q6Q/Q5QQ/QQQQQQK1 w - - 0 1", 259},
+        {"knQQQQQQ/ppQ4Q/QQ5Q/Q6Q/Q6Q/Q6Q/Q5QQ/QQQQQQK1 w - - 0 1", 261},
+        /* The most moves known in a position reachable in a game. */
+        {"R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1", 218},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        df_board b = dft_fen(cases[i].fen);
+        assert_true(df_board_playable(&b));
+        check_moves(&b);
+        df_move_list list;
+        df_generate_legal(&b, &list);
+        assert_int_equal(cases[i].moves, list.count);
+        uint64_t nodes;
+        assert_int_equal(DF_OK, df_perft(&b, 2, &nodes));
+    }
+    df_board b = dft_fen(cases[0].fen);
+    uint64_t nodes;
+    assert_int_equal(DF_OK, df_perft(&b, 2, &nodes));
+    assert_int_equal(21, nodes);
+}
+
+/* No legal move tree where the side not to move is in check; perft says so. */
+static void test_unplayable(void **state)
+{
+    (void)state;
+    static const char *const fens[] = {
+        "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",  /* rook checks the king of the side not to move */
+        "8/8/8/8/8/8/8/2kK4 w - - 0 1",    /* adjacent kings */
+        "8/8/8/8/8/3k4/4P3/4K3 w - - 0 1", /* pawn check */
+        "4k3/8/8/8/8/3n4/8/4K3 b - - 0 1", /* knight check, black to move */
+    };
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        df_board b = dft_fen(fens[i]);
+        assert_false(df_board_playable(&b));
+        uint64_t nodes = 12345;
+        assert_int_equal(DF_ERR_BOARD, df_perft(&b, 2, &nodes));
+        assert_int_equal(12345, nodes);
+    }
+    df_board b = dft_fen(DF_FEN_START);
+    uint64_t nodes;
+    assert_int_equal(DF_ERR_ARGUMENT, df_perft(&b, -1, &nodes));
+    assert_int_equal(DF_ERR_ARGUMENT, df_perft(&b, 1, NULL));
+}
+
+/* Boards equal in everything a position is: the rooks of rights no longer held do not count. */
+static void assert_same_board(const df_board *e, const df_board *a, const char *what)
+{
+    for (int c = 0; c < DF_COLORS; c++)
+        DFT_ASSERT_BB(e->color[c], a->color[c], "%s colour %d", what, c);
+    for (int t = 0; t < DF_PIECE_TYPES; t++)
+        DFT_ASSERT_BB(e->piece[t], a->piece[t], "%s type %d", what, t);
+    assert_int_equal(e->stm, a->stm);
+    assert_int_equal(e->castling, a->castling);
+    assert_int_equal(e->ep, a->ep);
+    assert_int_equal(e->halfmove, a->halfmove);
+    assert_int_equal(e->fullmove, a->fullmove);
+    assert_int_equal(e->chess960, a->chess960);
+    for (int r = 0; r < DF_CASTLE_RIGHTS; r++)
+        if ((e->castling >> r) & 1) assert_int_equal(e->castle_rook[r], a->castle_rook[r]);
+    if (e->key != a->key)
+        fail_msg("%s: key 0x%016llx, expected 0x%016llx", what, (unsigned long long)a->key,
+                 (unsigned long long)e->key);
+}
+
+/* Long random playouts: each move made by copy-make equals the reference's make, and the
+ * incremental key equals the key from scratch (the library's and the reference's). */
+static void test_make_move_playouts(void **state)
+{
+    (void)state;
+    long made = 0, kinds[4] = {0};
+    for (long game = 0; game < DFT_ITERATIONS / 2000; game++) {
+        df_board b;
+        dft_rand_game_position(&b);
+        for (int ply = 0; ply < 200; ply++) {
+            df_move_list list;
+            df_generate_legal(&b, &list);
+            if (!list.count) break;
+            for (uint32_t i = 0; i < list.count; i++) {
+                df_board got, want;
+                df_make_move(&b, list.moves[i], &got);
+                ref_make_move(&want, &b, list.moves[i]);
+                assert_same_board(&want, &got, fen_of(&b));
+                assert_true(got.key == df_polyglot_key(&got));
+                kinds[df_move_kind_of(list.moves[i])]++;
+                made++;
+            }
+            df_make_move(&b, list.moves[dft_rand() % list.count], &b);
+        }
+    }
+    print_message("%ld moves made: %ld normal, %ld promotions, %ld en passant, %ld castling\n",
+                  made, kinds[0], kinds[1], kinds[2], kinds[3]);
+    assert_true(kinds[1] > 0 && kinds[2] > 0 && kinds[3] > 0);
+}
+
+/* The keys published with the Polyglot book format (its book_format page). */
+static void test_polyglot_published_keys(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *moves;
+        uint64_t key;
+    } cases[] = {
+        {"", UINT64_C(0x463b96181691fc9c)},
+        {"e2e4", UINT64_C(0x823c9b50fd114196)},
+        {"e2e4 d7d5", UINT64_C(0x0756b94461c50fb0)},
+        {"e2e4 d7d5 e4e5", UINT64_C(0x662fafb965db29d4)},
+        {"e2e4 d7d5 e4e5 f7f5", UINT64_C(0x22a48b5a8e47ff78)},
+        {"e2e4 d7d5 e4e5 f7f5 e1e2", UINT64_C(0x652a607ca3f242c1)},
+        {"e2e4 d7d5 e4e5 f7f5 e1e2 e8f7", UINT64_C(0x00fdd303c946bdd9)},
+        {"a2a4 b7b5 h2h4 b5b4 c2c4", UINT64_C(0x3c8123ea7b067637)},
+        {"a2a4 b7b5 h2h4 b5b4 c2c4 b4c3 a1a3", UINT64_C(0x5c3f9b829b279560)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        df_board b = dft_fen(DF_FEN_START);
+        char moves[64];
+        snprintf(moves, sizeof moves, "%s", cases[i].moves);
+        for (char *save, *uci = strtok_r(moves, " ", &save); uci;
+             uci = strtok_r(NULL, " ", &save)) {
+            df_move m;
+            assert_int_equal(DF_OK, df_move_from_uci(&b, uci, strlen(uci), &m));
+            df_make_move(&b, m, &b);
+        }
+        if (b.key != cases[i].key)
+            fail_msg("after \"%s\": 0x%016llx, expected 0x%016llx", cases[i].moves,
+                     (unsigned long long)b.key, (unsigned long long)cases[i].key);
+        assert_true(df_polyglot_key(&b) == cases[i].key);
+        df_board parsed = dft_fen(fen_of(&b));
+        assert_true(parsed.key == cases[i].key);
+    }
+}
+
+static void test_null_move(void **state)
+{
+    (void)state;
+    for (long i = 0; i < DFT_ITERATIONS / 1000; i++) {
+        df_board b, n;
+        dft_rand_game_position(&b);
+        if (df_checkers(&b)) continue;
+        df_make_null_move(&b, &n);
+        assert_int_equal(b.stm ^ 1, n.stm);
+        assert_int_equal(DF_SQUARE_NONE, n.ep);
+        assert_true(n.key == df_polyglot_key(&n));
+    }
+}
+
+/* The reference for gives-check: play the move, look at the enemy king. Direct when the
+ * piece that moved (or the castling rook) attacks it, discovered when another piece does. */
+static int ref_gives_check(const df_board *b, df_move m)
+{
+    df_board n;
+    ref_make_move(&n, b, m);
+    const int us = b->stm, eksq = df_board_king(&n, (df_color)(us ^ 1));
+    const df_bb occ = df_board_occupied(&n);
+    df_bb moved = df_square_bb(df_move_to(m));
+    if (df_move_kind_of(m) == DF_MOVE_CASTLING) moved = n.color[us] & ~b->color[us];
+    int result = 0;
+    for (int s = 0; s < 64; s++) {
+        if (!((n.color[us] >> s) & 1)) continue;
+        const df_piece_type t = df_board_type_at(&n, (df_square)s);
+        if (!((ref_piece_attacks(t, us, s, occ) >> eksq) & 1)) continue;
+        result |= (moved >> s) & 1 ? DF_CHECK_DIRECT : DF_CHECK_DISCOVERED;
+    }
+    return result;
+}
+
+static void test_gives_check(void **state)
+{
+    (void)state;
+    long counts[4] = {0};
+    for (long i = 0; i < DFT_ITERATIONS / 500; i++) {
+        df_board b;
+        dft_rand_game_position(&b);
+        df_move_list list;
+        df_generate_legal(&b, &list);
+        for (uint32_t k = 0; k < list.count; k++) {
+            const int want = ref_gives_check(&b, list.moves[k]);
+            counts[want]++;
+            if (want != df_gives_check(&b, list.moves[k])) {
+                char uci[DF_UCI_MAX];
+                df_move_to_uci(&b, list.moves[k], uci);
+                fail_msg("%s: %s gives %d, expected %d", fen_of(&b), uci,
+                         df_gives_check(&b, list.moves[k]), want);
+            }
+        }
+    }
+    print_message("none %ld, direct %ld, discovered %ld, double %ld\n", counts[0], counts[1],
+                  counts[2], counts[3]);
+    assert_true(counts[1] > 0 && counts[2] > 0);
+    /* Castling giving check with the rook; en passant uncovering a rank. */
+    df_board b = dft_fen("5k2/8/8/8/8/8/8/4K2R w K - 0 1");
+    df_move m;
+    assert_int_equal(DF_OK, df_move_from_uci(&b, "e1g1", 4, &m));
+    assert_int_equal(DF_CHECK_DIRECT, df_gives_check(&b, m));
+    b = dft_fen("8/8/8/8/K2Pp2q/8/8/7k b - d3 0 1");
+    assert_int_equal(DF_OK, df_move_from_uci(&b, "e4d3", 4, &m));
+    assert_int_equal(DF_CHECK_DISCOVERED, df_gives_check(&b, m));
+}
+
+static void test_is_legal(void **state)
+{
+    (void)state;
+    for (long i = 0; i < DFT_ITERATIONS / 1000; i++) {
+        df_board b;
+        dft_rand_game_position(&b);
+        df_move_list list;
+        df_generate_legal(&b, &list);
+        for (uint32_t k = 0; k < list.count; k++) assert_true(df_move_is_legal(&b, list.moves[k]));
+        const df_move any = (df_move)dft_rand();
+        bool listed = false;
+        for (uint32_t k = 0; k < list.count; k++) listed |= list.moves[k] == any;
+        assert_int_equal(listed, df_move_is_legal(&b, any));
+    }
+}
+
+int main(void)
+{
+    dft_setup_backend();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_perft_cpw),
+        cmocka_unit_test(test_perft_chess960),
+        cmocka_unit_test(test_moves_against_reference),
+        cmocka_unit_test(test_many_moves),
+        cmocka_unit_test(test_unplayable),
+        cmocka_unit_test(test_make_move_playouts),
+        cmocka_unit_test(test_polyglot_published_keys),
+        cmocka_unit_test(test_null_move),
+        cmocka_unit_test(test_gives_check),
+        cmocka_unit_test(test_is_legal),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
