@@ -31,7 +31,7 @@ const char *const bench_unit_names[3] = {"position", "node", "move"};
 volatile uint64_t bench_zero = 0;
 
 static const char help[] =
-    "usage: dirfill bench [--json] [--svg FILE] [--quick] [--cpu N] [--positions N]\n"
+    "usage: dirfill bench [--json] [--svg FILE] [--quick] [--cpu N] [--positions N] [--op LIST]\n"
     "\n"
     "Times each operation over three built-in corpora (middlegame, endgame, games) for every\n"
     "backend this CPU runs (or scalar and the one --backend names) and for the classic per-piece\n"
@@ -45,14 +45,32 @@ static const char help[] =
     "  --svg FILE     also write a chart of the speed-up ratios\n"
     "  --quick        tiny run (smoke test): 64 positions, 3 repetitions\n"
     "  --cpu N        pin the process to CPU N\n"
-    "  --positions N  positions per corpus (16 to 1000000, default 1024)\n";
+    "  --positions N  positions per corpus (16 to 1000000, default 1024)\n"
+    "  --op LIST      only these operations (comma-separated): slider_rays, slider_rays_batch,\n"
+    "                 slider_rays_both, slider_union, xrays, attack_map, attack_maps_both,\n"
+    "                 king_safety, attackers_to, perft, make_move, see\n";
 
 typedef struct {
     bool json, quick;
-    const char *svg;
+    const char *svg, *ops; /* ops: a comma-separated list of operations, or NULL for all */
     long cpu;
     unsigned long positions;
 } bench_options;
+
+/* Whether op is among the comma-separated names (all when names is NULL). */
+static bool op_selected(const char *names, bench_op op)
+{
+    if (!names) return true;
+    const size_t n = strlen(bench_ops[op].name);
+    for (const char *p = names; *p;) {
+        const char *end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, bench_ops[op].name, n) == 0) return true;
+        if (!end) break;
+        p = end + 1;
+    }
+    return false;
+}
 
 typedef struct {
     const char *name;
@@ -63,10 +81,11 @@ typedef struct {
 /* Returns -1 to go on, or the exit status. */
 static int parse_options(int argc, char **argv, bench_options *o)
 {
-    *o = (bench_options){false, false, NULL, -1, 1024};
+    *o = (bench_options){false, false, NULL, NULL, -1, 1024};
     for (int i = 0; i < argc; i++) {
         const char *value;
         int got = cmd_value("bench", argc, argv, &i, "--svg", &o->svg);
+        if (!got) got = cmd_value("bench", argc, argv, &i, "--op", &o->ops);
         if (got < 0) return -got;
         if (got) continue;
         if ((got = cmd_value("bench", argc, argv, &i, "--cpu", &value))) {
@@ -91,6 +110,17 @@ static int parse_options(int argc, char **argv, bench_options *o)
                                    argv[i]);
     }
     if (o->quick) o->positions = 64;
+    for (const char *p = o->ops; p && *p;) {
+        const char *end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        bool known = false;
+        for (int op = 0; op < OP_COUNT; op++)
+            known |= strlen(bench_ops[op].name) == len && !strncmp(p, bench_ops[op].name, len);
+        if (!known)
+            return cmd_usage_error("bench", "unknown operation '%.*s' in --op (see --help)",
+                                   (int)len, p);
+        p = end ? end + 1 : p + len;
+    }
     return -1;
 }
 
@@ -199,8 +229,10 @@ static double units_of(const bench_corpus *c, bench_op op, const uint64_t *ref)
     }
 }
 
-/* Times every method of one cell: a warm-up that sizes the passes, then repetitions that
- * interleave the methods, so that drift hits all of them alike. */
+/* Times every method of one cell. Repetitions interleave the methods, so that drift hits all
+ * of them alike; each timed run follows an untimed pass of the same method and mode, so that
+ * every method is timed with its tables in cache, whichever method ran before it (the table
+ * methods evict each other's tables). The passes per run are sized from a warm pass. */
 static bool measure(report *r, const bench_corpus *c, bench_op op, const method *ms, int nm,
                     uint64_t *got, double units, uint64_t sum, double target_ns)
 {
@@ -213,6 +245,7 @@ static bool measure(report *r, const bench_corpus *c, bench_op op, const method 
             passes[i][mode] = 0;
             if (!fn) continue;
             use_method(&ms[i]);
+            fn(&in, c->count, got);
             double t = now_ns();
             fn(&in, c->count, got);
             t = now_ns() - t;
@@ -224,6 +257,7 @@ static bool measure(report *r, const bench_corpus *c, bench_op op, const method 
                 const bench_run_fn fn = runner(&ms[i], op, mode);
                 if (!fn) continue;
                 use_method(&ms[i]);
+                fn(&in, c->count, got);
                 double t = now_ns();
                 for (int p = 0; p < passes[i][mode]; p++) fn(&in, c->count, got);
                 t = now_ns() - t;
@@ -260,6 +294,7 @@ static int run(const bench_options *o, const char *only)
     const char *active = df_backend_name();
     for (int ci = 0; ci < CORPUS_COUNT && !status; ci++)
         for (int op = 0; op < OP_COUNT && !status; op++) {
+            if (!op_selected(o->ops, (bench_op)op)) continue;
             uint64_t sum;
             if (!verify(&corpora[ci], (bench_op)op, ms, nm, ref, got, &sum))
                 status = EXIT_BAD_INPUT;

@@ -164,12 +164,11 @@ static void table_summary(const report *r, FILE *out)
         if (strcmp(x->mode, "throughput") || strcmp(x->method, "scalar")) continue;
         const char *best_name = "scalar", *bname = NULL;
         const double best = best_of(r, x, true, &best_name), base = best_of(r, x, false, &bname);
-        char vs_scalar[32], vs_base[48], ns[32];
+        char vs_scalar[32], vs_base[48];
         ratio_text(vs_scalar, sizeof vs_scalar, x->ns, best, NULL);
         ratio_text(vs_base, sizeof vs_base, base, best, bname);
-        snprintf(ns, sizeof ns, "%.2f/%s", best, bench_unit_names[bench_ops[x->op].unit]);
-        fprintf(out, "  %-18s %-10s %-8s %10s %10s  %s\n", bench_ops[x->op].name, x->corpus,
-                best_name, ns, vs_scalar, vs_base);
+        fprintf(out, "  %-18s %-10s %-9s %9.2f %-9s %10s  %s\n", bench_ops[x->op].name, x->corpus,
+                best_name, best, bench_unit_names[bench_ops[x->op].unit], vs_scalar, vs_base);
     }
 }
 
