@@ -10,7 +10,9 @@
  *                                       df_bb occ_diag);
  *       see king_scans_tpl.h
  *
- * and optionally its own king scans (king_scans_tpl.h). The including file is the only one
+ * and optionally its own king scans (king_scans_tpl.h) and its own attack map (defining
+ * DF__HAVE_ATTACK_MAP and static inline void df__attack_map(df_attack_map *, const df_board *,
+ * df_color), equal to the one below). The including file is the only one
  * compiled with its ISA flags, so every kernel below inlines these primitives. Generators go
  * in as values, not through memory: eight scalar stores read back as one vector would defeat
  * store-to-load forwarding. */
@@ -53,7 +55,8 @@ static void k_between_sliders_and_targets(df_rays *out, df_bb orth, df_bb diag, 
  * square has at most one attacker, so the per-direction union of both fills, the knight
  * jumps, the two pawn directions and the king are disjoint per source: counting them with
  * carry-save adders counts attackers exactly. */
-static void k_attack_map(df_attack_map *m, const df_board *b, df_color color)
+#ifndef DF__HAVE_ATTACK_MAP
+static inline void df__attack_map(df_attack_map *m, const df_board *b, df_color color)
 {
     const df_bb occ = df_board_occupied(b), empty = ~occ, own = b->color[color];
     const df_bb queens = own & b->piece[DF_QUEEN], knights = own & b->piece[DF_KNIGHT];
@@ -90,11 +93,17 @@ static void k_attack_map(df_attack_map *m, const df_board *b, df_color color)
     df__count19(m->count, in);
     m->twice = m->count[1] | m->count[2] | m->count[3] | m->count[4];
 }
+#endif
+
+static void k_attack_map(df_attack_map *m, const df_board *b, df_color color)
+{
+    df__attack_map(m, b, color);
+}
 
 static void k_attack_maps(df_attack_map out[2], const df_board *b)
 {
-    k_attack_map(&out[DF_WHITE], b, DF_WHITE);
-    k_attack_map(&out[DF_BLACK], b, DF_BLACK);
+    df__attack_map(&out[DF_WHITE], b, DF_WHITE);
+    df__attack_map(&out[DF_BLACK], b, DF_BLACK);
 }
 
 static void k_attack_maps_batch(df_attack_map *out, const df_board *boards, size_t n)
@@ -112,11 +121,10 @@ static inline void df__king_safety(df_pins_checks *o, const df_board *b, bool di
     const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
     const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
     const df_square ksq = df_board_king(b, us);
-    o->checkers = (df_knight_table[ksq] & enemy & b->piece[DF_KNIGHT]) |
-                  (df_pawn_table[us][ksq] & enemy & b->piece[DF_PAWN]) |
-                  (df_king_table[ksq] & enemy & b->piece[DF_KING]);
-    o->pinned = o->pinners = o->check_block = 0;
     df__pin_scan(o, ksq, own, enemy, enemy & rq, enemy & bq);
+    o->checkers |= (df_knight_table[ksq] & enemy & b->piece[DF_KNIGHT]) |
+                   (df_pawn_table[us][ksq] & enemy & b->piece[DF_PAWN]) |
+                   (df_king_table[ksq] & enemy & b->piece[DF_KING]);
     o->discoverers = discoverers ? df__discover_scan(df_board_king(b, them), own, enemy, own & rq,
                                                      own & bq, ~df_board_occupied(b))
                                  : 0;

@@ -43,10 +43,13 @@ static inline bool df__sees(df_square sq, df_bb orth, df_bb diag)
 /* The first pass: from our king through empty squares and our own pieces (occupancy: the
  * enemy's only), each ray stops at the first enemy piece. If that is a slider moving along
  * the ray, the own pieces passed are none (a check: the empty squares passed are the block
- * squares) or one (a pin). Adds to o's checkers, check_block, pinned and pinners. */
+ * squares) or one (a pin). Writes o's checkers (the sliding ones), pinned, pinners and
+ * check_block; a vector backend writes the four at once, so that no wide load reads back
+ * narrow stores. */
 static inline void df__pin_scan(df_pins_checks *o, df_square ksq, df_bb own, df_bb enemy,
                                 df_bb e_orth, df_bb e_diag)
 {
+    o->checkers = o->pinned = o->pinners = o->check_block = 0;
     if (!df__sees(ksq, e_orth, e_diag)) return;
     df_rays a;
     df__square_rays2(&a, ksq, enemy, enemy);

@@ -28,6 +28,15 @@ static inline simde__m256i df__v(df_bb a, df_bb b, df_bb c, df_bb d)
     return simde_mm256_setr_epi64x((int64_t)a, (int64_t)b, (int64_t)c, (int64_t)d);
 }
 
+/* {orth, diag, orth, diag}: lanes alternate orthogonal and diagonal in both halves. Built from
+ * two 8-byte broadcasts and a blend, never one wide load: a caller that has just stored the
+ * values (a df_sliders on its stack) would otherwise stall on store-to-load forwarding. */
+static inline simde__m256i df__alternate(df_bb orth, df_bb diag)
+{
+    return simde_mm256_blend_epi32(simde_mm256_set1_epi64x((int64_t)orth),
+                                   simde_mm256_set1_epi64x((int64_t)diag), 0xcc);
+}
+
 /* Shift counts of one, two and four steps, lane by lane: N NE E NW = S SW W SE = 8 9 1 7. */
 #define DF__STEP1 df__v(8, 9, 1, 7)
 #define DF__STEP2 df__v(16, 18, 2, 14)
@@ -59,10 +68,9 @@ static inline void df__fill_store(df_rays *out, simde__m256i pos, simde__m256i n
     simde_mm256_storeu_si256((simde__m256i *)&out->r[4], neg);
 }
 
-/* Lanes alternate orthogonal and diagonal in both halves: {orth, diag, orth, diag}. */
 static inline void df__rays_of(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
 {
-    const simde__m256i gen = df__v(orth, diag, orth, diag);
+    const simde__m256i gen = df__alternate(orth, diag);
     df__fill_store(out, gen, gen, empty);
 }
 
@@ -100,7 +108,7 @@ static inline simde__m256i df__ray_row(df_square sq, int half)
 static inline void df__square_rays2(df_rays *out, df_square sq, df_bb occ_orth, df_bb occ_diag)
 {
     simde__m256i pos = df__ray_row(sq, 0), neg = df__ray_row(sq, 1);
-    df__square_rays_v(&pos, &neg, df__v(occ_orth, occ_diag, occ_orth, occ_diag));
+    df__square_rays_v(&pos, &neg, df__alternate(occ_orth, occ_diag));
     simde_mm256_storeu_si256((simde__m256i *)&out->r[0], pos);
     simde_mm256_storeu_si256((simde__m256i *)&out->r[4], neg);
 }
@@ -142,8 +150,11 @@ static inline void df__pin_scan(df_pins_checks *o, df_square ksq, df_bb own, df_
                                 df_bb e_orth, df_bb e_diag)
 {
     simde__m256i pos = df__ray_row(ksq, 0), neg = df__ray_row(ksq, 1);
-    const simde__m256i sl = df__v(e_orth, e_diag, e_orth, e_diag);
-    if (df__disjoint(simde_mm256_or_si256(pos, neg), sl)) return;
+    const simde__m256i sl = df__alternate(e_orth, e_diag);
+    if (df__disjoint(simde_mm256_or_si256(pos, neg), sl)) {
+        simde_mm256_storeu_si256((simde__m256i *)&o->checkers, simde_mm256_setzero_si256());
+        return;
+    }
     df__square_rays_v(&pos, &neg, simde_mm256_set1_epi64x((int64_t)enemy));
     const simde__m256i ownv = simde_mm256_set1_epi64x((int64_t)own);
     simde__m256i checkers = simde_mm256_setzero_si256(), pinned = checkers, pinners = checkers,
@@ -164,16 +175,14 @@ static inline void df__pin_scan(df_pins_checks *o, df_square ksq, df_bb own, df_
     }
     /* checkers, pinned, pinners, check_block: the first four fields, in this order. */
     simde__m256i *fields = (simde__m256i *)&o->checkers;
-    simde_mm256_storeu_si256(fields,
-                             simde_mm256_or_si256(simde_mm256_loadu_si256(fields),
-                                                  df__or4(checkers, pinned, pinners, block)));
+    simde_mm256_storeu_si256(fields, df__or4(checkers, pinned, pinners, block));
 }
 
 static inline df_bb df__discover_scan(df_square eksq, df_bb own, df_bb enemy, df_bb u_orth,
                                       df_bb u_diag, df_bb empty)
 {
     simde__m256i pos = df__ray_row(eksq, 0), neg = df__ray_row(eksq, 1);
-    const simde__m256i sl = df__v(u_orth, u_diag, u_orth, u_diag);
+    const simde__m256i sl = df__alternate(u_orth, u_diag);
     if (df__disjoint(simde_mm256_or_si256(pos, neg), sl)) return 0;
     df__square_rays_v(&pos, &neg,
                       simde_mm256_or_si256(simde_mm256_set1_epi64x((int64_t)enemy), sl));

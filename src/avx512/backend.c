@@ -33,11 +33,19 @@ typedef simde__m512i v8;
 static const int64_t df__rot1[8] __attribute__((aligned(64))) = {8, 9, 1, 7, 56, 55, 63, 57};
 static const int64_t df__rot2[8] __attribute__((aligned(64))) = {16, 18, 2, 14, 48, 46, 62, 50};
 static const int64_t df__rot4[8] __attribute__((aligned(64))) = {32, 36, 4, 28, 32, 28, 60, 36};
-#define DF__NOT_R1 (~DF_RANK_1)
-#define DF__NOT_R8 (~DF_RANK_8)
-static const df_bb df__avoid[8] __attribute__((aligned(64))) = {
-    DF__NOT_R1, DF__NOT_R1 &DF_NOT_A, DF_NOT_A, DF__NOT_R1 &DF_NOT_H,
-    DF__NOT_R8, DF__NOT_R8 &DF_NOT_H, DF_NOT_H, DF__NOT_R8 &DF_NOT_A};
+#define DF__NOT_R1   (~DF_RANK_1)
+#define DF__NOT_R8   (~DF_RANK_8)
+#define DF__AVOID_N  DF__NOT_R1
+#define DF__AVOID_NE (DF__NOT_R1 & DF_NOT_A)
+#define DF__AVOID_E  DF_NOT_A
+#define DF__AVOID_NW (DF__NOT_R1 & DF_NOT_H)
+#define DF__AVOID_S  DF__NOT_R8
+#define DF__AVOID_SW (DF__NOT_R8 & DF_NOT_H)
+#define DF__AVOID_W  DF_NOT_H
+#define DF__AVOID_SE (DF__NOT_R8 & DF_NOT_A)
+static const df_bb df__avoid[8]
+    __attribute__((aligned(64))) = {DF__AVOID_N, DF__AVOID_NE, DF__AVOID_E, DF__AVOID_NW,
+                                    DF__AVOID_S, DF__AVOID_SW, DF__AVOID_W, DF__AVOID_SE};
 
 static inline v8 df__load(const void *p) { return simde_mm512_loadu_si512(p); }
 static inline v8 df__rot(v8 x, const int64_t *counts)
@@ -85,18 +93,30 @@ static inline void df__rays_from(df_rays *out, const df_rays *gen, df_bb mask, d
     simde_mm512_storeu_si512(out->r, df__fill(g, df__pro(empty)));
 }
 
+/* The propagators of a fill through the whole board after two and four steps: constants,
+ * derived from df__avoid and the rotation counts at compile time. */
+#define DF__ROTL(x, s)          ((df_bb)(x) << ((s)&63) | (df_bb)(x) >> ((64 - (s)) & 63))
+#define DF__PRO2(avoid, r1)     ((avoid)&DF__ROTL(avoid, r1))
+#define DF__PRO4(avoid, r1, r2) (DF__PRO2(avoid, r1) & DF__ROTL(DF__PRO2(avoid, r1), r2))
+static const df_bb df__full_pro2[8] __attribute__((aligned(64))) = {
+    DF__PRO2(DF__AVOID_N, 8),  DF__PRO2(DF__AVOID_NE, 9), DF__PRO2(DF__AVOID_E, 1),
+    DF__PRO2(DF__AVOID_NW, 7), DF__PRO2(DF__AVOID_S, 56), DF__PRO2(DF__AVOID_SW, 55),
+    DF__PRO2(DF__AVOID_W, 63), DF__PRO2(DF__AVOID_SE, 57)};
+static const df_bb df__full_pro4[8] __attribute__((aligned(64))) = {
+    DF__PRO4(DF__AVOID_N, 8, 16),  DF__PRO4(DF__AVOID_NE, 9, 18), DF__PRO4(DF__AVOID_E, 1, 2),
+    DF__PRO4(DF__AVOID_NW, 7, 14), DF__PRO4(DF__AVOID_S, 56, 48), DF__PRO4(DF__AVOID_SW, 55, 46),
+    DF__PRO4(DF__AVOID_W, 63, 62), DF__PRO4(DF__AVOID_SE, 57, 50)};
+
 /* One square's eight rays: the empty-board rays, cut behind their first blocker. The blockers
- * are smeared onward by a fill through the whole board (its propagators derive from
- * df__avoid alone), so that no rotation wraps a blocker back onto the ray. */
+ * are smeared onward by a fill through the whole board, so that no rotation wraps a blocker
+ * back onto the ray. */
 static inline v8 df__square_rays_v(df_square sq, v8 occ)
 {
     const v8 ray = df__load(df_ray_table[sq]), pro1 = df__load(df__avoid);
-    const v8 pro2 = simde_mm512_and_si512(pro1, df__rot(pro1, df__rot1));
-    const v8 pro4 = simde_mm512_and_si512(pro2, df__rot(pro2, df__rot2));
     v8 smear = simde_mm512_and_si512(ray, occ);
     smear = df__or_and(smear, pro1, df__rot(smear, df__rot1));
-    smear = df__or_and(smear, pro2, df__rot(smear, df__rot2));
-    smear = df__or_and(smear, pro4, df__rot(smear, df__rot4));
+    smear = df__or_and(smear, df__load(df__full_pro2), df__rot(smear, df__rot2));
+    smear = df__or_and(smear, df__load(df__full_pro4), df__rot(smear, df__rot4));
     /* ray & ~(rotate(smear) & avoid): 0xf0 & ~(0xcc & 0xaa) = 0x70 */
     return simde_mm512_ternarylogic_epi64(ray, df__rot(smear, df__rot1), pro1, 0x70);
 }
@@ -149,7 +169,10 @@ static inline void df__pin_scan(df_pins_checks *o, df_square ksq, df_bb own, df_
                                 df_bb e_orth, df_bb e_diag)
 {
     const v8 sl = df__alternate(e_orth, e_diag);
-    if (!simde_mm512_test_epi64_mask(df__load(df_ray_table[ksq]), sl)) return;
+    if (!simde_mm512_test_epi64_mask(df__load(df_ray_table[ksq]), sl)) {
+        simde_mm256_storeu_si256((simde__m256i *)&o->checkers, simde_mm256_setzero_si256());
+        return;
+    }
     const v8 a = df__square_rays_v(ksq, simde_mm512_set1_epi64((int64_t)enemy));
     const v8 hit = simde_mm512_and_si512(a, sl);
     const v8 passed = simde_mm512_and_si512(a, simde_mm512_set1_epi64((int64_t)own));
@@ -161,9 +184,7 @@ static inline void df__pin_scan(df_pins_checks *o, df_square ksq, df_bb own, df_
     const v8 block = simde_mm512_maskz_mov_epi64(hits & none, simde_mm512_andnot_si512(hit, a));
     /* checkers, pinned, pinners, check_block: the first four fields, in this order. */
     simde__m256i *fields = (simde__m256i *)&o->checkers;
-    simde_mm256_storeu_si256(fields,
-                             simde_mm256_or_si256(simde_mm256_loadu_si256(fields),
-                                                  df__or8x4(checkers, pinned, pinners, block)));
+    simde_mm256_storeu_si256(fields, df__or8x4(checkers, pinned, pinners, block));
 }
 
 static inline df_bb df__discover_scan(df_square eksq, df_bb own, df_bb enemy, df_bb u_orth,
@@ -186,6 +207,103 @@ static inline df_bb df__discover_scan(df_square eksq, df_bb own, df_bb enemy, df
         found |= df__discoverers_behind(&d, u_orth, u_diag, empty);
     }
     return found;
+}
+
+/* The attack map with the counting in vector registers. In one direction each square has at
+ * most one attacker, so the eight ray lanes, the eight knight-jump lanes and the lanes of the
+ * pawn directions and the king are disjoint per source: a first layer of eight full adders
+ * (two vpternlogq: sum 0x96, carry 0xe8) adds them lane by lane, then the lanes are halved
+ * 8 -> 4 -> 2 -> 1 with a full adder per weight at each step. */
+#define DF__HAVE_ATTACK_MAP
+
+/* Knight jumps as rotations, in df_knight_jump's order: the landing files of the jump, less
+ * the squares a rotation (unlike a shift) would wrap onto. */
+#define DF__JUMP_LAND(land, delta)                                                                 \
+    ((land) & ((delta) > 0 ? DF_FULL << (delta) : DF_FULL >> -(delta)))
+static const int64_t df__knight_rot[8]
+    __attribute__((aligned(64))) = {17, 10, 58, 49, 47, 54, 6, 15};
+static const df_bb df__knight_land[8] __attribute__((aligned(64))) = {
+    DF__JUMP_LAND(DF_NOT_A, 17),  DF__JUMP_LAND(DF_NOT_AB, 10), DF__JUMP_LAND(DF_NOT_AB, -6),
+    DF__JUMP_LAND(DF_NOT_A, -15), DF__JUMP_LAND(DF_NOT_H, -17), DF__JUMP_LAND(DF_NOT_GH, -10),
+    DF__JUMP_LAND(DF_NOT_GH, 6),  DF__JUMP_LAND(DF_NOT_H, 15)};
+
+typedef simde__m256i v4;
+typedef simde__m128i v2;
+#define DF__XOR3 0x96 /* a ^ b ^ c */
+#define DF__MAJ  0xe8 /* at least two of a, b, c */
+
+/* The count planes of 24 one-bit inputs: three vectors of eight lanes. */
+static inline void df__count_lanes(df_bb planes[DF_COUNT_BITS], v8 a, v8 b, v8 c)
+{
+    const v8 s = simde_mm512_ternarylogic_epi64(a, b, c, DF__XOR3);
+    const v8 k = simde_mm512_ternarylogic_epi64(a, b, c, DF__MAJ);
+    /* 8 -> 4 lanes: weights 1 and 2. */
+    const v4 sl = simde_mm512_castsi512_si256(s), sh = simde_mm512_extracti64x4_epi64(s, 1);
+    const v4 kl = simde_mm512_castsi512_si256(k), kh = simde_mm512_extracti64x4_epi64(k, 1);
+    const v4 a1 = simde_mm256_xor_si256(sl, sh), a2 = simde_mm256_and_si256(sl, sh);
+    const v4 b1 = simde_mm256_ternarylogic_epi64(kl, kh, a2, DF__XOR3);
+    const v4 b2 = simde_mm256_ternarylogic_epi64(kl, kh, a2, DF__MAJ);
+    /* 4 -> 2 lanes: weights 1, 2, 4 and 8. */
+    const v2 a1l = simde_mm256_castsi256_si128(a1), a1h = simde_mm256_extracti128_si256(a1, 1);
+    const v2 b1l = simde_mm256_castsi256_si128(b1), b1h = simde_mm256_extracti128_si256(b1, 1);
+    const v2 b2l = simde_mm256_castsi256_si128(b2), b2h = simde_mm256_extracti128_si256(b2, 1);
+    const v2 d1 = simde_mm_xor_si128(a1l, a1h), d2 = simde_mm_and_si128(a1l, a1h);
+    const v2 e1 = simde_mm_ternarylogic_epi64(b1l, b1h, d2, DF__XOR3);
+    const v2 e2 = simde_mm_ternarylogic_epi64(b1l, b1h, d2, DF__MAJ);
+    const v2 f1 = simde_mm_ternarylogic_epi64(b2l, b2h, e2, DF__XOR3);
+    const v2 f2 = simde_mm_ternarylogic_epi64(b2l, b2h, e2, DF__MAJ);
+    /* 2 -> 1 lane: the planes, each weight's carry into the next. */
+    const v2 g = simde_mm_and_si128(d1, simde_mm_unpackhi_epi64(d1, d1));
+    const v2 p0 = simde_mm_xor_si128(d1, simde_mm_unpackhi_epi64(d1, d1));
+    const v2 e1h = simde_mm_unpackhi_epi64(e1, e1), f1h = simde_mm_unpackhi_epi64(f1, f1);
+    const v2 f2h = simde_mm_unpackhi_epi64(f2, f2);
+    const v2 p1 = simde_mm_ternarylogic_epi64(e1, e1h, g, DF__XOR3);
+    const v2 h = simde_mm_ternarylogic_epi64(e1, e1h, g, DF__MAJ);
+    const v2 p2 = simde_mm_ternarylogic_epi64(f1, f1h, h, DF__XOR3);
+    const v2 i = simde_mm_ternarylogic_epi64(f1, f1h, h, DF__MAJ);
+    const v2 p3 = simde_mm_ternarylogic_epi64(f2, f2h, i, DF__XOR3);
+    const v2 p4 = simde_mm_ternarylogic_epi64(f2, f2h, i, DF__MAJ);
+    planes[0] = (df_bb)simde_mm_cvtsi128_si64(p0);
+    planes[1] = (df_bb)simde_mm_cvtsi128_si64(p1);
+    planes[2] = (df_bb)simde_mm_cvtsi128_si64(p2);
+    planes[3] = (df_bb)simde_mm_cvtsi128_si64(p3);
+    planes[4] = (df_bb)simde_mm_cvtsi128_si64(p4);
+}
+
+static inline void df__attack_map(df_attack_map *m, const df_board *b, df_color color)
+{
+    const df_bb occ = df_board_occupied(b), own = b->color[color];
+    const df_bb queens = own & b->piece[DF_QUEEN], pawns = own & b->piece[DF_PAWN];
+    const v8 pro = df__pro(~occ);
+    const v8 rb = df__fill(df__alternate(own & b->piece[DF_ROOK], own & b->piece[DF_BISHOP]), pro);
+    const v8 q = queens ? df__fill(simde_mm512_set1_epi64((int64_t)queens), pro)
+                        : simde_mm512_setzero_si512();
+    const v8 rays = simde_mm512_or_si512(rb, q);
+    simde_mm512_storeu_si512(m->rays.r, rays);
+    simde_mm512_storeu_si512(
+        m->xrays.r,
+        df__fill(simde_mm512_and_si512(rays, simde_mm512_set1_epi64((int64_t)occ)), pro));
+    const v8 jumps = simde_mm512_and_si512(
+        df__rot(simde_mm512_set1_epi64((int64_t)(own & b->piece[DF_KNIGHT])), df__knight_rot),
+        df__load(df__knight_land));
+    const df_bb east = df_pawn_east_attacks(pawns, color),
+                west = df_pawn_west_attacks(pawns, color);
+    const df_bb king = df_king_table[df_lsb(own & b->piece[DF_KING])];
+    const v8 rest = simde_mm512_mask_set1_epi64(
+        simde_mm512_mask_set1_epi64(simde_mm512_maskz_set1_epi64(1, (int64_t)east), 2,
+                                    (int64_t)west),
+        4, (int64_t)king);
+    m->pawn_east = east;
+    m->pawn_west = west;
+    m->by_type[DF_PAWN] = east | west;
+    m->by_type[DF_KING] = king;
+    /* by_type[DF_KNIGHT .. DF_QUEEN]: knight, bishop, rook, queen, contiguous. */
+    simde_mm256_storeu_si256((v4 *)&m->by_type[DF_KNIGHT],
+                             df__or8x4(jumps, simde_mm512_maskz_mov_epi64(0xaa, rb),
+                                       simde_mm512_maskz_mov_epi64(0x55, rb), q));
+    m->all = df__or8(simde_mm512_ternarylogic_epi64(rays, jumps, rest, 0xfe));
+    df__count_lanes(m->count, rays, jumps, rest);
+    m->twice = m->count[1] | m->count[2] | m->count[3] | m->count[4];
 }
 
 #include "../backend_tpl.h"
