@@ -114,7 +114,9 @@ static void k_attack_maps_batch(df_attack_map *out, const df_board *boards, size
 /* King safety of the side to move in two eight-ray passes from the kings (king_scans_tpl.h).
  * The leaper checkers come from tables; the enemy king counts too (adjacent kings are no
  * legal position, but analysed). */
-static inline void df__king_safety(df_pins_checks *o, const df_board *b, bool discoverers)
+/* Inlined into the move generator, which calls it at every node. */
+static inline __attribute__((always_inline)) void
+df__king_safety(df_pins_checks *o, const df_board *b, bool discoverers)
 {
     const df_color us = df_board_stm(b), them = (df_color)(us ^ 1);
     const df_bb own = b->color[us], enemy = b->color[them];

@@ -7,6 +7,10 @@
  * of popcounts (bulk counting). */
 #include "make_move.h"
 
+/* The generator's pieces are inlined into each of its two uses (listing and counting), so
+ * that the count-only flag is a constant and the counting path sheds the listing. */
+#define MG_INLINE static inline __attribute__((always_inline))
+
 /* How a group's origins follow from its targets. */
 enum {
     G_FROM,       /* from is fixed */
@@ -37,8 +41,8 @@ typedef struct {
     df_bb empty;
 } mg_groups;
 
-static inline void mg_add(mg_groups *G, int kind, df_bb to, df_square from, int delta, int dir,
-                          df_bb src)
+MG_INLINE void mg_add(mg_groups *G, int kind, df_bb to, df_square from, int delta, int dir,
+                      df_bb src)
 {
     if (G->count_only) {
         G->count += (uint64_t)df_popcount(to) << (kind == G_PROMO || kind == G_PROMO_FROM ? 2 : 0);
@@ -68,7 +72,7 @@ typedef struct {
     df_rays rays; /* our unpinned sliders' attacks by direction */
 } mg_position;
 
-static inline void mg_setup(mg_position *p, const df_board *b, unsigned kinds)
+MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds)
 {
     p->b = b;
     p->us = df_board_stm(b);
@@ -108,7 +112,7 @@ static inline void mg_setup(mg_position *p, const df_board *b, unsigned kinds)
  * and rook and both destinations are empty but for those two, and the king passes no
  * attacked square. The castling rook itself may shield the king's path from an enemy rook
  * or queen on the rank (Chess960): the rank is looked at again without it. */
-static inline void mg_castling(mg_groups *G, const mg_position *p)
+MG_INLINE void mg_castling(mg_groups *G, const mg_position *p)
 {
     const df_board *b = p->b;
     unsigned rights = b->castling & df_castle_rights_of(p->us);
@@ -116,11 +120,13 @@ static inline void mg_castling(mg_groups *G, const mg_position *p)
         const int r = __builtin_ctz(rights);
         rights &= rights - 1;
         const df_square rsq = (df_square)b->castle_rook[r];
+        /* Most often a piece still stands between king and rook: look at that first. */
+        if (p->occ & df_between(p->ksq, rsq)) continue;
         const df_square kto = df_castle_king_to(r), rto = df_castle_rook_to(r);
         const df_bb movers = df_square_bb(p->ksq) | df_square_bb(rsq);
         const df_bb king_path = df_between(p->ksq, kto) | df_square_bb(kto);
         const df_bb rook_path = df_between(rsq, rto) | df_square_bb(rto);
-        if (p->occ & (df_between(p->ksq, rsq) | king_path | rook_path) & ~movers) continue;
+        if (p->occ & (king_path | rook_path) & ~movers) continue;
         if (p->danger & king_path) continue;
         const df_bb occ = p->occ ^ movers;
         df_bb path = king_path, rank_attack = 0;
@@ -134,7 +140,7 @@ static inline void mg_castling(mg_groups *G, const mg_position *p)
 }
 
 /* Knights and sliders that are not pinned. */
-static inline void mg_pieces(mg_groups *G, const mg_position *p)
+MG_INLINE void mg_pieces(mg_groups *G, const mg_position *p)
 {
     const df_bb knights = p->own & p->b->piece[DF_KNIGHT] & ~p->pinned;
     for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
@@ -146,7 +152,7 @@ static inline void mg_pieces(mg_groups *G, const mg_position *p)
 }
 
 /* A pinned piece moves only along its pin line, and never while in check. */
-static inline void mg_pinned(mg_groups *G, const mg_position *p)
+MG_INLINE void mg_pinned(mg_groups *G, const mg_position *p)
 {
     const df_board *b = p->b;
     const df_bb last = df_relative_rank_bb(p->us, 7), third = df_relative_rank_bb(p->us, 2);
@@ -175,7 +181,7 @@ static inline void mg_pinned(mg_groups *G, const mg_position *p)
 }
 
 /* Pawns that are not pinned: pushes, double pushes, captures, each split at the last rank. */
-static inline void mg_pawns(mg_groups *G, const mg_position *p)
+MG_INLINE void mg_pawns(mg_groups *G, const mg_position *p)
 {
     const df_color us = p->us;
     const df_bb last = df_relative_rank_bb(us, 7), third = df_relative_rank_bb(us, 2);
@@ -198,7 +204,7 @@ static inline void mg_pawns(mg_groups *G, const mg_position *p)
 
 /* En passant: played on the occupancy, then the king is looked at. That catches the pin on
  * the rank through both pawns, and checks it does or does not answer. */
-static inline void mg_en_passant(mg_groups *G, const mg_position *p)
+MG_INLINE void mg_en_passant(mg_groups *G, const mg_position *p)
 {
     const df_board *b = p->b;
     const df_square ep = (df_square)b->ep, victim = df_en_passant_victim(ep);
@@ -217,8 +223,7 @@ static inline void mg_en_passant(mg_groups *G, const mg_position *p)
     }
 }
 
-static inline void mg_collect(const df_board *b, mg_groups *G, unsigned kinds,
-                              const bool count_only)
+MG_INLINE void mg_collect(const df_board *b, mg_groups *G, unsigned kinds, const bool count_only)
 {
     mg_position p;
     mg_setup(&p, b, kinds);
@@ -236,7 +241,7 @@ static inline void mg_collect(const df_board *b, mg_groups *G, unsigned kinds,
 }
 
 /* The moves of the groups, in group order. */
-static inline void mg_expand(const mg_groups *G, df_move_list *out)
+MG_INLINE void mg_expand(const mg_groups *G, df_move_list *out)
 {
     uint32_t n = 0;
     for (int i = 0; i < G->n; i++) {

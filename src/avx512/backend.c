@@ -18,8 +18,8 @@
 #define DF__BACKEND_NAME   "avx512emu"
 #define DF__CPU_SUPPORTS   df__cpu_always
 #else
-#if !defined(__AVX512F__) || !defined(__AVX512VL__) || !defined(__AVX512BW__)
-#error "src/avx512 must be compiled with -mavx512f -mavx512vl -mavx512bw (or DF_AVX512_EMULATED)"
+#if !defined(__AVX512F__) || !defined(__AVX512VL__) || !defined(__AVX512DQ__)
+#error "src/avx512 must be compiled with -mavx512f -mavx512vl -mavx512dq (or DF_AVX512_EMULATED)"
 #endif
 #define DF__BACKEND_SYMBOL df__backend_avx512
 #define DF__BACKEND_NAME   "avx512"
