@@ -2,11 +2,18 @@
 # (see CMakePresets.json). Each target first makes sure the Debian build dependencies are
 # there: installed with apt-get when run as root, else the exact command is printed.
 
-DEPS    := cmake gcc g++ make pkg-config libcmocka-dev libsimde-dev doxygen
+DEPS    := cmake gcc g++ make pkg-config libcmocka-dev libsimde-dev doxygen \
+           python3-dev python3-venv python3-pip python3-setuptools python3-wheel python3-numpy \
+           python3-pytest python3-dask python3-distributed
+# Debian's Python (the one its numpy and Dask packages belong to), whatever python3 is first
+# on PATH.
+PYTHON  ?= /usr/bin/python3
+VENV    := build/venv
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE := build/release
 
-.PHONY: all bench test test-asan test-tsan test-fuzz test-aarch64 fuzz bench-plot docs deps build clean
+.PHONY: all bench test test-asan test-tsan test-fuzz test-aarch64 fuzz bench-plot docs deps build \
+        python clean
 
 all: build
 
@@ -34,8 +41,14 @@ bench: build
 bench-plot: build
 	$(RELEASE)/dirfill bench --svg docs/bench.svg
 
-test: build
+test: build python
 	ctest --preset release -j $(JOBS)
+	$(VENV)/bin/python -m pytest -q python/tests
+
+# The Python package in a venv that sees Debian's numpy and Dask: build/venv/bin/python.
+python: deps
+	$(PYTHON) -m venv --system-site-packages $(VENV)
+	$(VENV)/bin/python -m pip install -q --no-build-isolation --no-deps --force-reinstall ./python
 
 test-asan: deps
 	cmake --preset asan

@@ -29,6 +29,7 @@
 #include "dirfill/lines.h"
 #include "dirfill/moves.h"
 #include "dirfill/pawns.h"
+#include "dirfill/planes.h"
 #include "dirfill/queries.h"
 #include "dirfill/see.h"
 #include "dirfill/square_attacks.h"

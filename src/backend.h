@@ -29,7 +29,8 @@
     X(void, attackers_to_all, (df_bb out[64], const df_board *b), (out, b))                        \
     X(void, generate, (const df_board *b, unsigned kinds, df_move_list *out), (b, kinds, out))     \
     X(uint64_t, count_legal, (const df_board *b), (b))                                             \
-    X(uint64_t, perft, (const df_board *b, int depth), (b, depth))
+    X(uint64_t, perft, (const df_board *b, int depth), (b, depth))                                 \
+    X(void, attack_planes, (uint8_t * out, const df_board *boards, size_t n), (out, boards, n))
 
 typedef struct df__backend {
     const char *name;

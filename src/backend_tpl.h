@@ -1,12 +1,13 @@
 /* Internal template: one backend's table. Contract: the including file (src/<isa>/backend.c,
  * the only file compiled with that ISA's flags) defines the primitives listed in
- * kernels_tpl.h and
+ * kernels_tpl.h and planes_tpl.h and
  *   DF__BACKEND_SYMBOL  the table's name (df__backend_<isa>)
  *   DF__BACKEND_NAME    its name for people ("avx2")
  *   DF__CPU_SUPPORTS    a function telling whether this CPU and OS can run it
  * then includes this file once. Every entry of DF__BACKEND_ENTRIES is a static k_<entry>. */
 #include "kernels_tpl.h"
 #include "movegen_tpl.h"
+#include "planes_tpl.h"
 
 const df__backend DF__BACKEND_SYMBOL = {.name = DF__BACKEND_NAME,
                                         .cpu_supports = DF__CPU_SUPPORTS,

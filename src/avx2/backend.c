@@ -208,4 +208,5 @@ static inline df_bb df__discover_scan(df_square eksq, df_bb own, df_bb enemy, df
     return result;
 }
 
+#include "../expand_avx2.h"
 #include "../backend_tpl.h"

@@ -306,4 +306,5 @@ static inline void df__attack_map(df_attack_map *m, const df_board *b, df_color 
     m->twice = m->count[1] | m->count[2] | m->count[3] | m->count[4];
 }
 
+#include "../expand_avx2.h"
 #include "../backend_tpl.h"

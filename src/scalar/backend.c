@@ -24,4 +24,5 @@ static inline void df__square_rays2(df_rays *out, df_square sq, df_bb occ_orth, 
 #define DF__BACKEND_SYMBOL df__backend_scalar
 #define DF__BACKEND_NAME   "scalar"
 #define DF__CPU_SUPPORTS   df__cpu_always
+#include "../expand_scalar.h"
 #include "../backend_tpl.h"

@@ -1,0 +1,42 @@
+"""Builds the C extension over dirfill's static library, which CMake builds from the checkout
+this directory belongs to (python/ inside the dirfill repository). Offline:
+    python3 -m pip install --no-build-isolation ./python
+"""
+import os
+import subprocess
+
+import numpy
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+class build_with_library(build_ext):
+    """Builds libdirfill.a (position independent, no tests, no program), then the extension."""
+
+    def run(self):
+        if not os.path.exists(os.path.join(ROOT, "include", "dirfill.h")):
+            raise RuntimeError("dirfill's sources are not next to python/: build from a checkout "
+                               "(pip >= 21.3 builds a local directory in place)")
+        build = os.path.join(os.path.abspath(self.build_temp), "libdirfill")
+        subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+                               "-DCMAKE_POSITION_INDEPENDENT_CODE=ON", "-DBUILD_SHARED_LIBS=OFF",
+                               "-DDIRFILL_BUILD_TESTS=OFF", "-DDIRFILL_BUILD_PROGRAM=OFF",
+                               "-DDIRFILL_INSTALL=OFF"])
+        subprocess.check_call(["cmake", "--build", build, "--target", "dirfill", "-j",
+                               str(os.cpu_count() or 2)])
+        for ext in self.extensions:
+            ext.extra_objects.append(os.path.join(build, "libdirfill.a"))
+        super().run()
+
+
+setup(
+    ext_modules=[Extension(
+        "dirfill._dirfill", ["dirfill/_dirfill.c"],
+        include_dirs=[os.path.join(ROOT, "include"), numpy.get_include()],
+        extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-missing-field-initializers"],
+        libraries=["pthread"])],
+    cmdclass={"build_ext": build_with_library},
+)
