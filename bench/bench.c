@@ -14,18 +14,18 @@
 #include "report.h"
 
 const bench_op_info bench_ops[OP_COUNT] = {
-    [OP_SLIDER_RAYS] = {"slider_rays", 8, UNIT_POSITION},
-    [OP_SLIDER_RAYS_BATCH] = {"slider_rays_batch", 8, UNIT_POSITION},
-    [OP_SLIDER_RAYS_BOTH] = {"slider_rays_both", 16, UNIT_POSITION},
-    [OP_SLIDER_UNION] = {"slider_union", 1, UNIT_POSITION},
-    [OP_XRAYS] = {"xrays", 8, UNIT_POSITION},
-    [OP_ATTACK_MAP] = {"attack_map", MAP_WORDS, UNIT_POSITION},
-    [OP_ATTACK_MAPS_BOTH] = {"attack_maps_both", 2 * MAP_WORDS, UNIT_POSITION},
-    [OP_KING_SAFETY] = {"king_safety", 5, UNIT_POSITION},
-    [OP_ATTACKERS_TO] = {"attackers_to", 64, UNIT_POSITION},
-    [OP_PERFT] = {"perft", 1, UNIT_NODE},
-    [OP_MAKE_MOVE] = {"make_move", 1, UNIT_MOVE},
-    [OP_SEE] = {"see", 1, UNIT_MOVE},
+    [OP_SLIDER_RAYS] = {"slider_rays", 8, UNIT_POSITION, true},
+    [OP_SLIDER_RAYS_BATCH] = {"slider_rays_batch", 8, UNIT_POSITION, true},
+    [OP_SLIDER_RAYS_BOTH] = {"slider_rays_both", 16, UNIT_POSITION, true},
+    [OP_SLIDER_UNION] = {"slider_union", 1, UNIT_POSITION, true},
+    [OP_XRAYS] = {"xrays", 8, UNIT_POSITION, true},
+    [OP_ATTACK_MAP] = {"attack_map", MAP_WORDS, UNIT_POSITION, true},
+    [OP_ATTACK_MAPS_BOTH] = {"attack_maps_both", 2 * MAP_WORDS, UNIT_POSITION, true},
+    [OP_KING_SAFETY] = {"king_safety", 5, UNIT_POSITION, true},
+    [OP_ATTACKERS_TO] = {"attackers_to", 64, UNIT_POSITION, true},
+    [OP_PERFT] = {"perft", 1, UNIT_NODE, true},
+    [OP_MAKE_MOVE] = {"make_move", 1, UNIT_MOVE, false},
+    [OP_SEE] = {"see", 1, UNIT_MOVE, false},
 };
 const char *const bench_unit_names[3] = {"position", "node", "move"};
 volatile uint64_t bench_zero = 0;
@@ -308,7 +308,6 @@ static int run(const bench_options *o, const char *only)
             if (ms[i].backend) report_backend(&r, ms[i].name);
         for (int ci = 0; ci < CORPUS_COUNT; ci++)
             report_corpus(&r, corpora[ci].name, corpora[ci].count, corpora[ci].how);
-        report_finish(&r);
         if (o->json)
             report_json(&r, stdout);
         else

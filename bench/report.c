@@ -94,21 +94,6 @@ static double best_of(const report *r, const bench_result *like, bool backends, 
     return best;
 }
 
-void report_finish(report *r)
-{
-    for (size_t i = 0; i < r->count; i++) {
-        bench_result *x = &r->results[i];
-        if (strcmp(x->mode, "throughput")) continue;
-        bench_result lat = *x;
-        lat.mode = "latency";
-        const double latency = ns_of(r, &lat, x->method);
-        x->suspect = latency > 0 && x->ns > REPORT_SUSPECT_RATIO * latency;
-        for (size_t j = 0; j < r->count; j++)
-            if (same_cell(&r->results[j], &lat) && !strcmp(r->results[j].method, x->method))
-                r->results[j].suspect = x->suspect;
-    }
-}
-
 static int method_width(const report *r)
 {
     int w = (int)strlen("method");
@@ -164,8 +149,10 @@ static void table_summary(const report *r, FILE *out)
         if (strcmp(x->mode, "throughput") || strcmp(x->method, "scalar")) continue;
         const char *best_name = "scalar", *bname = NULL;
         const double best = best_of(r, x, true, &best_name), base = best_of(r, x, false, &bname);
+        const bool dispatched = bench_ops[x->op].dispatched;
         char vs_scalar[32], vs_base[48];
-        ratio_text(vs_scalar, sizeof vs_scalar, x->ns, best, NULL);
+        ratio_text(vs_scalar, sizeof vs_scalar, dispatched ? x->ns : 0, best, NULL);
+        if (!dispatched) best_name = "(any)";
         ratio_text(vs_base, sizeof vs_base, base, best, bname);
         fprintf(out, "  %-18s %-10s %-9s %9.2f %-9s %10s  %s\n", bench_ops[x->op].name, x->corpus,
                 best_name, best, bench_unit_names[bench_ops[x->op].unit], vs_scalar, vs_base);
@@ -261,6 +248,7 @@ int report_svg(const report *r, const char *path)
     for (size_t i = 0; i < r->count; i++) {
         const bench_result *x = &r->results[i];
         if (strcmp(x->mode, "throughput") || strcmp(x->method, "scalar")) continue;
+        if (!bench_ops[x->op].dispatched) continue;
         const double best = best_of(r, x, true, NULL), base = best_of(r, x, false, NULL);
         const double ratios[2] = {x->ns / best, base > 0 ? base / best : 1};
         for (int k = 0; k < 2; k++) {
@@ -269,7 +257,7 @@ int report_svg(const report *r, const char *path)
         }
         rows++;
     }
-    const int row = 34, top = 64, height = top + rows * row + 40;
+    const int row = 34, top = 72, height = top + rows * row + 40;
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
             "font-family=\"sans-serif\" font-size=\"12\">\n"
@@ -288,10 +276,13 @@ int report_svg(const report *r, const char *path)
                 x, top - 8, x, height - 30, p == 0 ? "#222" : "#ddd", p == 0 ? "1.5" : "1", x,
                 height - 16, exp2(p));
     }
+    fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">1.0</text>\n",
+            svg_x(&a, 1.0), top - 12);
     int y = top;
     for (size_t i = 0; i < r->count; i++) {
         const bench_result *x = &r->results[i];
         if (strcmp(x->mode, "throughput") || strcmp(x->method, "scalar")) continue;
+        if (!bench_ops[x->op].dispatched) continue;
         const char *bname = "scalar", *kname = NULL;
         const double best = best_of(r, x, true, &bname), base = best_of(r, x, false, &kname);
         fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s / %s</text>\n", a.left - 8,

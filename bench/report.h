@@ -6,9 +6,9 @@
 
 #include "bench.h"
 
-/* A row whose throughput time exceeds its latency time by more than this is flagged: a loop
- * of independent positions can never be slower than a dependent chain, so the harness, not
- * the method, is at fault. */
+/* A method whose throughput time exceeds its latency time by more than this (the median of
+ * the ratios of each repetition's pair) is flagged: a loop of independent positions can never
+ * be slower than a dependent chain, so the harness, not the method, is at fault. */
 #define REPORT_SUSPECT_RATIO 1.15
 
 typedef struct bench_result {
@@ -39,8 +39,6 @@ void report_free(report *r);
 bool report_add(report *r, bench_result res);
 void report_backend(report *r, const char *name);
 void report_corpus(report *r, const char *name, size_t positions, const char *how);
-/* Flags the suspect rows; call once, after the last report_add. */
-void report_finish(report *r);
 void report_table(const report *r, FILE *out);
 void report_json(const report *r, FILE *out);
 /* Returns 0, or -1 when the file cannot be written. */
