@@ -139,16 +139,19 @@ MG_INLINE void mg_castling(mg_groups *G, const mg_position *p)
     }
 }
 
-/* Knights and sliders that are not pinned. */
+/* Knights and sliders that are not pinned; in endings many positions have none of either,
+ * and the test predicts perfectly within a subtree. */
 MG_INLINE void mg_pieces(mg_groups *G, const mg_position *p)
 {
     const df_bb knights = p->own & p->b->piece[DF_KNIGHT] & ~p->pinned;
-    for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
-        mg_add(G, G_DELTA, df_knight_jump(knights, k) & p->target, DF_A1, df_knight_jump_delta(k),
-               0, 0);
-    for (int d = 0; d < DF_DIRS; d++)
-        mg_add(G, G_SLIDER, p->rays.r[d] & p->target, DF_A1, 0, d,
-               df_dir_is_orthogonal((df_dir)d) ? p->u_rq : p->u_bq);
+    if (knights)
+        for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
+            mg_add(G, G_DELTA, df_knight_jump(knights, k) & p->target, DF_A1,
+                   df_knight_jump_delta(k), 0, 0);
+    if (p->u_rq | p->u_bq)
+        for (int d = 0; d < DF_DIRS; d++)
+            mg_add(G, G_SLIDER, p->rays.r[d] & p->target, DF_A1, 0, d,
+                   df_dir_is_orthogonal((df_dir)d) ? p->u_rq : p->u_bq);
 }
 
 /* A pinned piece moves only along its pin line, and never while in check. */

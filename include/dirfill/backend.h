@@ -2,7 +2,7 @@
  * @file backend.h
  * @brief Run-time backend selection: which instruction set the dispatched calls use.
  *
- * Backends, best first: "avx512" (AVX-512 F, VL, BW), "avx2", "scalar" (any CPU). Every
+ * Backends, best first: "avx512" (AVX-512 F and VL), "avx2", "scalar" (any CPU). Every
  * backend computes identical results. The active one is resolved on the first dispatched
  * call from the environment variable DIRFILL_BACKEND (scalar|avx2|avx512|auto, read once);
  * a value this CPU cannot run, or an unknown one, falls back to the best supported backend,

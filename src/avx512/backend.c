@@ -1,11 +1,12 @@
-/* The AVX-512 backend (F, VL, BW, DQ), written with SIMDe. One 512-bit vector holds the eight
+/* The AVX-512 backend (F and VL), written with SIMDe. One 512-bit vector holds the eight
  * directions in df_dir order. vprolvq rotates every lane by its own count (a rotation left by
  * 64 - s is a shift right by s), so one instruction advances all eight rays; the squares a
  * rotation wraps around onto are kept out of the propagator (the generalized rays of the
  * Chess Programming Wiki's Kogge-Stone page), so nothing wraps. vpternlogq fuses
  * gen |= pro & rotate(gen) into one instruction.
  *
- * Built with -mavx512f -mavx512vl -mavx512bw -mavx512dq for the real backend; built again
+ * Built with -mavx512f -mavx512vl for the real backend (no BW or DQ: with those GCC keeps
+ * bitboards of the scalar move generator in mask registers); built again
  * without them (DF_AVX512_EMULATED) the same source runs anywhere through SIMDe's portable
  * code, under another symbol, so the tests exercise this algorithm everywhere. Constants are
  * loaded from static arrays: SIMDe's set_epi64 has no native path. */
@@ -18,8 +19,8 @@
 #define DF__BACKEND_NAME   "avx512emu"
 #define DF__CPU_SUPPORTS   df__cpu_always
 #else
-#if !defined(__AVX512F__) || !defined(__AVX512VL__) || !defined(__AVX512DQ__)
-#error "src/avx512 must be compiled with -mavx512f -mavx512vl -mavx512dq (or DF_AVX512_EMULATED)"
+#if !defined(__AVX512F__) || !defined(__AVX512VL__)
+#error "src/avx512 must be compiled with -mavx512f -mavx512vl (or DF_AVX512_EMULATED)"
 #endif
 #define DF__BACKEND_SYMBOL df__backend_avx512
 #define DF__BACKEND_NAME   "avx512"
