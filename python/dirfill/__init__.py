@@ -33,16 +33,19 @@ def _check_errors(errors):
         raise ValueError('errors must be "raise" or "mask", not %r' % (errors,))
 
 
-def attack_planes(fens, threads=0, errors="raise", *, chess960=False):
+def attack_planes(fens, threads=0, errors="raise", *, chess960=False, out=None):
     """Feature planes of many positions, computed on ``threads`` threads (0: every CPU).
 
     ``fens`` is a sequence of str or bytes, or a 1-d numpy array of str or bytes. Returns a
     uint8 array of shape ``(len(fens), len(PLANES), 8, 8)``: plane, rank (1 first), file (a
-    first). A bad FEN raises ValueError naming its index and the parser's message; with
-    ``errors="mask"`` the result is ``(planes, ok)``, ``ok`` a bool array, bad rows all zero.
+    first). ``out``, a writeable C-contiguous uint8 array of that shape, receives the planes
+    instead of a new array (reusing a buffer chunk after chunk saves allocating and first
+    touching its pages, which costs about as much as computing the planes). A bad FEN raises
+    ValueError naming its index and the parser's message; with ``errors="mask"`` the result is
+    ``(planes, ok)``, ``ok`` a bool array, bad rows all zero.
     """
     _check_errors(errors)
-    planes, ok, first_bad = _dirfill._planes_from_fens(fens, threads, chess960=chess960)
+    planes, ok, first_bad = _dirfill._planes_from_fens(fens, threads, chess960=chess960, out=out)
     if errors == "mask":
         return planes, ok
     if first_bad is not None:
@@ -50,7 +53,7 @@ def attack_planes(fens, threads=0, errors="raise", *, chess960=False):
     return planes
 
 
-def attack_planes_from_bitboards(pieces, stm, threads=0, errors="raise"):
+def attack_planes_from_bitboards(pieces, stm, threads=0, errors="raise", *, out=None):
     """Feature planes of positions already in bitboards.
 
     ``pieces``: an array of shape ``(n, 12)`` of 64-bit bitboards (bit i = square i, a1 = 0),
@@ -58,11 +61,12 @@ def attack_planes_from_bitboards(pieces, stm, threads=0, errors="raise"):
     and shakmaty's order). ``stm``: n booleans, True when black is to move. Positions have no
     castling rights or en passant. A position with overlapping bitboards, not exactly one king
     per side, or a pawn on the first or last rank raises ValueError naming its index; with
-    ``errors="mask"`` the result is ``(planes, ok)`` as in :func:`attack_planes`.
+    ``errors="mask"`` the result is ``(planes, ok)`` as in :func:`attack_planes`; ``out`` as
+    there.
     """
     _check_errors(errors)
     stm = _np.asarray(stm).astype(_np.uint8)
-    planes, ok = _dirfill._planes_from_pieces(pieces, stm, threads)
+    planes, ok = _dirfill._planes_from_pieces(pieces, stm, threads, out=out)
     if errors == "mask":
         return planes, ok
     if not ok.all():

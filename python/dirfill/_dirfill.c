@@ -108,11 +108,29 @@ static PyObject *py_analyze(PyObject *self, PyObject *args, PyObject *kw)
     return d;
 }
 
-/* A new uint8 array of shape (n, DF_PLANES, 8, 8) and a bool array of shape (n,). */
-static int new_outputs(npy_intp n, PyArrayObject **planes, PyArrayObject **ok)
+/* The uint8 output of shape (n, DF_PLANES, 8, 8), new or the caller's (out: a writeable
+ * C-contiguous uint8 array of that shape, reused to save allocating and first touching pages),
+ * and a new bool array of shape (n,). New references. */
+static int new_outputs(npy_intp n, PyObject *out, PyArrayObject **planes, PyArrayObject **ok)
 {
     npy_intp shape[4] = {n, DF_PLANES, 8, 8};
-    *planes = (PyArrayObject *)PyArray_SimpleNew(4, shape, NPY_UINT8);
+    *planes = NULL;
+    if (out && out != Py_None) {
+        PyArrayObject *a = (PyArrayObject *)out;
+        if (!PyArray_Check(out) || PyArray_TYPE(a) != NPY_UINT8 || !PyArray_IS_C_CONTIGUOUS(a) ||
+            !PyArray_ISWRITEABLE(a) || PyArray_NDIM(a) != 4 ||
+            !PyArray_CompareLists(PyArray_DIMS(a), shape, 4)) {
+            PyErr_Format(
+                PyExc_ValueError,
+                "out must be a writeable C-contiguous uint8 array of shape (%zd, %d, 8, 8)",
+                (Py_ssize_t)n, DF_PLANES);
+            return -1;
+        }
+        Py_INCREF(out);
+        *planes = a;
+    } else {
+        *planes = (PyArrayObject *)PyArray_SimpleNew(4, shape, NPY_UINT8);
+    }
     *ok = (PyArrayObject *)PyArray_SimpleNew(1, shape, NPY_BOOL);
     if (*planes && *ok) return 0;
     Py_XDECREF(*planes);
@@ -206,11 +224,11 @@ static int gather_texts(PyObject *fens, fen_texts *t, npy_intp *n)
 static PyObject *py_planes_from_fens(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *names[] = {"fens", "threads", "chess960", NULL};
-    PyObject *fens;
+    static char *names[] = {"fens", "threads", "chess960", "out", NULL};
+    PyObject *fens, *out = NULL;
     unsigned threads = 0;
     int chess960 = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|I$p", names, &fens, &threads, &chess960))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|I$pO", names, &fens, &threads, &chess960, &out))
         return NULL;
     fen_texts t;
     npy_intp n = 0;
@@ -219,7 +237,7 @@ static PyObject *py_planes_from_fens(PyObject *self, PyObject *args, PyObject *k
         return NULL;
     }
     PyArrayObject *planes, *ok;
-    if (new_outputs(n, &planes, &ok) < 0) {
+    if (new_outputs(n, out, &planes, &ok) < 0) {
         free_texts(&t);
         return NULL;
     }
@@ -248,10 +266,11 @@ static PyObject *py_planes_from_fens(PyObject *self, PyObject *args, PyObject *k
 static PyObject *py_planes_from_pieces(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *names[] = {"pieces", "stm", "threads", NULL};
-    PyObject *pieces_in, *stm_in;
+    static char *names[] = {"pieces", "stm", "threads", "out", NULL};
+    PyObject *pieces_in, *stm_in, *out = NULL;
     unsigned threads = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|I", names, &pieces_in, &stm_in, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|I$O", names, &pieces_in, &stm_in, &threads,
+                                     &out))
         return NULL;
     PyArrayObject *pieces = (PyArrayObject *)PyArray_FROMANY(
         pieces_in, NPY_UINT64, 2, 2, NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
@@ -264,7 +283,7 @@ static PyObject *py_planes_from_pieces(PyObject *self, PyObject *args, PyObject 
         goto fail;
     }
     PyArrayObject *planes, *ok;
-    if (new_outputs(n, &planes, &ok) < 0) goto fail;
+    if (new_outputs(n, out, &planes, &ok) < 0) goto fail;
     Py_BEGIN_ALLOW_THREADS df_attack_planes_from_pieces_mt(
         (uint8_t *)PyArray_DATA(planes), (bool *)PyArray_DATA(ok),
         (const uint64_t *)PyArray_DATA(pieces), (const uint8_t *)PyArray_DATA(stm), (size_t)n,

@@ -66,6 +66,12 @@ def test_input_forms_and_threads():
     many = FENS * 50
     assert np.array_equal(dirfill.attack_planes(many, threads=2), np.concatenate([want] * 50))
     assert dirfill.attack_planes([]).shape == (0, 75, 8, 8)
+    out = np.full(want.shape, 7, dtype=np.uint8)
+    assert dirfill.attack_planes(FENS, out=out) is out and np.array_equal(out, want)
+    for bad in (np.zeros(want.shape, dtype=np.int8), np.zeros((1, 75, 8, 8), dtype=np.uint8),
+                np.zeros(want.shape, dtype=np.uint8)[:, :, :, ::-1], [0]):
+        with pytest.raises(ValueError, match="out must be"):
+            dirfill.attack_planes(FENS, out=bad)
 
 
 def test_errors():
