@@ -37,7 +37,4 @@ static inline void df__expand_count(uint8_t out[64], const df_bb planes[DF_COUNT
     }
 }
 
-/* Plain stores need no fence. */
-static inline void df__expand_done(void) {}
-
 #endif
