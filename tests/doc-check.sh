@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The API reference is complete: every public function has a doc comment, Doxygen builds the
-# reference from the headers with warnings as errors, and every public name of the headers
-# (functions, types, enumerators, macros; not the df__/DF__ internals) has an entry in the
-# generated index.   usage: tests/doc-check.sh SOURCE_DIR OUTPUT_DIR
+# The API reference is complete: every public function has a doc comment, the README's snippet
+# is the example the tests build, Doxygen builds the reference from the headers with warnings
+# as errors, and every public name of the headers (functions, types, enumerators, macros; not
+# the df__/DF__ internals) has an entry in the generated index.
+#   usage: tests/doc-check.sh SOURCE_DIR OUTPUT_DIR
 set -euo pipefail
 root=${1:-.}
 out=${2:-build/docs-check}
@@ -20,6 +21,13 @@ missing=$(awk '
 if [ -n "$missing" ]; then
   echo "public functions without a /** doc comment:"
   echo "$missing"
+  exit 1
+fi
+# The README's snippet is an example the tests build and run, word for word.
+snippet=$(awk '/<!-- examples\/attack_maps.c -->/ {on = 1; next} on && /^```c/ {code = 1; next}
+               code && /^```/ {exit} code {print}' README.md)
+if [ "$snippet" != "$(cat examples/attack_maps.c)" ]; then
+  echo "README.md's snippet differs from examples/attack_maps.c"
   exit 1
 fi
 if ! command -v doxygen >/dev/null; then
