@@ -44,6 +44,9 @@ typedef struct df__backend {
 enum { DF__GEN_CAPTURES = 1, DF__GEN_QUIETS = 2, DF__GEN_ALL = 3 };
 
 extern const df__backend df__backend_scalar;
+#ifdef DF_HAVE_SCALAR_POPCNT
+extern const df__backend df__backend_scalar_popcnt;
+#endif
 #ifdef DF_HAVE_AVX2
 extern const df__backend df__backend_avx2;
 #endif
@@ -52,6 +55,7 @@ extern const df__backend df__backend_avx512;
 #endif
 
 /* cpu.c: compiled with baseline flags so detection never runs an instruction it tests for. */
+bool df__cpu_has_popcnt(void);
 bool df__cpu_has_avx2(void);
 bool df__cpu_has_avx512(void);
 bool df__cpu_always(void);
@@ -67,7 +71,8 @@ static inline const df__backend *df__backend_active(void)
 }
 /* The backend resolved from DIRFILL_BACKEND (installed on first use). */
 const df__backend *df__backend_resolve(void);
-/* Every backend compiled into this library, best first (the registry). */
+/* Every backend compiled into this library, best first (the registry). A name may come
+ * twice ("scalar", with and without POPCNT): it stands for its first supported entry. */
 const df__backend *const *df__backend_registry(size_t *count);
 /* Tests only: run every dispatched call through b (e.g. an emulated build). */
 void df__backend_force(const df__backend *b);

@@ -40,6 +40,11 @@ static bool df__cpu_has(unsigned ebx7, unsigned xcr0)
     return (ebx & ebx7) == ebx7;
 }
 
+bool df__cpu_has_popcnt(void)
+{
+    unsigned eax, ebx, ecx, edx;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & ECX1_POPCNT);
+}
 bool df__cpu_has_avx2(void) { return df__cpu_has(EBX7_AVX2, XCR0_SSE | XCR0_AVX); }
 /* The AVX-512 backend uses F and VL only: with BW or DQ enabled, GCC keeps 64-bit bitboards
  * in mask registers (kmovq, kandq), which costs the scalar move generator 3-10 %. */
@@ -49,6 +54,7 @@ bool df__cpu_has_avx512(void)
                        XCR0_SSE | XCR0_AVX | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM);
 }
 #else
+bool df__cpu_has_popcnt(void) { return false; }
 bool df__cpu_has_avx2(void) { return false; }
 bool df__cpu_has_avx512(void) { return false; }
 #endif

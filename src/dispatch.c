@@ -13,6 +13,9 @@ static const df__backend *const df__registry[] = {
 #ifdef DF_HAVE_AVX2
     &df__backend_avx2,
 #endif
+#ifdef DF_HAVE_SCALAR_POPCNT
+    &df__backend_scalar_popcnt,
+#endif
     &df__backend_scalar,
 };
 #define DF__REGISTRY_SIZE (sizeof df__registry / sizeof df__registry[0])
@@ -30,11 +33,26 @@ static const df__backend *df__best(void)
     return &df__backend_scalar;
 }
 
+/* The entry a name stands for: its first supported build, else its first (NULL: no such
+ * name). */
 static const df__backend *df__find(const char *name)
 {
+    const df__backend *first = NULL;
     for (size_t i = 0; i < DF__REGISTRY_SIZE; i++)
-        if (strcmp(df__registry[i]->name, name) == 0) return df__registry[i];
-    return NULL;
+        if (strcmp(df__registry[i]->name, name) == 0) {
+            if (df__registry[i]->cpu_supports()) return df__registry[i];
+            if (!first) first = df__registry[i];
+        }
+    return first;
+}
+
+/* The public list names each backend once: registry entries whose name came earlier are
+ * left out. */
+static bool df__first_of_name(size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (strcmp(df__registry[j]->name, df__registry[i]->name) == 0) return false;
+    return true;
 }
 
 /* The resolver table: each entry resolves, then forwards its call. */
@@ -80,14 +98,23 @@ void df__backend_force(const df__backend *b)
 
 const char *df_backend_name(void) { return df__backend_resolve()->name; }
 
-size_t df_backend_count(void) { return DF__REGISTRY_SIZE; }
+size_t df_backend_count(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < DF__REGISTRY_SIZE; i++) n += df__first_of_name(i);
+    return n;
+}
 
 bool df_backend_info_at(size_t i, df_backend_info *out)
 {
-    if (i >= DF__REGISTRY_SIZE || !out) return false;
-    out->name = df__registry[i]->name;
-    out->supported = df__registry[i]->cpu_supports();
-    return true;
+    if (!out) return false;
+    for (size_t k = 0; k < DF__REGISTRY_SIZE; k++)
+        if (df__first_of_name(k) && i-- == 0) {
+            out->name = df__registry[k]->name;
+            out->supported = df__find(out->name)->cpu_supports();
+            return true;
+        }
+    return false;
 }
 
 df_status df_backend_select(const char *name)

@@ -1,5 +1,7 @@
 /* The scalar backend: eight independent Kogge-Stone fills, one per direction. Built with
- * baseline flags; the compiler may still auto-vectorise the loops with SSE2. */
+ * baseline flags (the compiler may still auto-vectorise the loops with SSE2) and, on x86,
+ * again with -mpopcnt as DF_BUILD_SCALAR_POPCNT; both tables are named "scalar" and the
+ * dispatcher takes the POPCNT one where the CPU has it. */
 #include "dirfill.h"
 
 static inline void df__rays_of(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
@@ -21,8 +23,13 @@ static inline void df__square_rays2(df_rays *out, df_square sq, df_bb occ_orth, 
             df_square_ray(sq, df_dir_is_orthogonal((df_dir)d) ? occ_orth : occ_diag, (df_dir)d);
 }
 
+#ifdef DF_BUILD_SCALAR_POPCNT
+#define DF__BACKEND_SYMBOL df__backend_scalar_popcnt
+#define DF__CPU_SUPPORTS   df__cpu_has_popcnt
+#else
 #define DF__BACKEND_SYMBOL df__backend_scalar
-#define DF__BACKEND_NAME   "scalar"
 #define DF__CPU_SUPPORTS   df__cpu_always
+#endif
+#define DF__BACKEND_NAME "scalar"
 #include "../expand_scalar.h"
 #include "../backend_tpl.h"

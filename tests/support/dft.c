@@ -125,10 +125,24 @@ void dft_report_bb(const char *file, int line, const char *what, df_bb expected,
     print_error("     a b c d e f g h          a b c d e f g h\n");
 }
 
-/* The registry's supported backends, then the emulated builds (which run anywhere). */
-static const df__backend *dft_all[8];
+/* The registry's supported backends, then the emulated builds (which run anywhere). A
+ * name's second build (the baseline "scalar" where the POPCNT one runs) is tested as
+ * "<name>-baseline". */
+static struct {
+    char label[32];
+    const df__backend *backend;
+} dft_all[8];
 static size_t dft_nall;
-static const df__backend *dft_tested;
+static const char *dft_tested;
+
+static void dft_add_backend(const df__backend *b)
+{
+    bool again = false;
+    for (size_t i = 0; i < dft_nall; i++) again |= strcmp(dft_all[i].backend->name, b->name) == 0;
+    snprintf(dft_all[dft_nall].label, sizeof dft_all[dft_nall].label, "%s%s", b->name,
+             again ? "-baseline" : "");
+    dft_all[dft_nall++].backend = b;
+}
 
 static void dft_list_backends(void)
 {
@@ -136,9 +150,9 @@ static void dft_list_backends(void)
     size_t n;
     const df__backend *const *registry = df__backend_registry(&n);
     for (size_t i = 0; i < n; i++)
-        if (registry[i]->cpu_supports()) dft_all[dft_nall++] = registry[i];
-    dft_all[dft_nall++] = &df__backend_avx2emu;
-    dft_all[dft_nall++] = &df__backend_avx512emu;
+        if (registry[i]->cpu_supports()) dft_add_backend(registry[i]);
+    dft_add_backend(&df__backend_avx2emu);
+    dft_add_backend(&df__backend_avx512emu);
 }
 
 size_t dft_backend_count(void)
@@ -150,19 +164,27 @@ size_t dft_backend_count(void)
 const char *dft_backend_at(size_t i)
 {
     dft_list_backends();
-    return i < dft_nall ? dft_all[i]->name : NULL;
+    return i < dft_nall ? dft_all[i].label : NULL;
 }
 
-void dft_use(const char *name)
+/* Whether dft_use knows the label: the emulated and baseline builds are not in the public
+ * list. */
+static const df__backend *dft_find(const char *label)
 {
     dft_list_backends();
     for (size_t i = 0; i < dft_nall; i++)
-        if (strcmp(dft_all[i]->name, name) == 0) {
-            df__backend_force(dft_all[i]);
-            return;
-        }
-    fprintf(stderr, "dft_use: no backend %s here\n", name);
-    abort();
+        if (strcmp(dft_all[i].label, label) == 0) return dft_all[i].backend;
+    return NULL;
+}
+
+void dft_use(const char *label)
+{
+    const df__backend *b = dft_find(label);
+    if (!b) {
+        fprintf(stderr, "dft_use: no backend %s here\n", label);
+        abort();
+    }
+    df__backend_force(b);
 }
 
 void dft_setup_backend(void)
@@ -171,24 +193,24 @@ void dft_setup_backend(void)
     if (seed) dft_seed = strtoull(seed, NULL, 0);
     dft_srand(dft_seed);
     const char *want = getenv("DIRFILL_BACKEND");
-    if (want && (!strcmp(want, "avx2emu") || !strcmp(want, "avx512emu"))) {
+    const df_status s = want ? df_backend_select(want) : DF_OK;
+    if (s == DF_ERR_UNKNOWN_BACKEND && dft_find(want)) {
         dft_use(want);
-    } else if (want && strcmp(want, "auto") != 0) {
-        const df_status s = df_backend_select(want);
-        if (s == DF_ERR_UNSUPPORTED_BACKEND) {
-            printf("SKIPPED: this CPU cannot run the %s backend\n", want);
-            exit(77);
-        }
-        if (s != DF_OK) {
-            printf("SKIPPED: this build has no %s backend\n", want);
-            exit(77);
-        }
+    } else if (s == DF_ERR_UNSUPPORTED_BACKEND) {
+        printf("SKIPPED: this CPU cannot run the %s backend\n", want);
+        exit(77);
+    } else if (s != DF_OK) {
+        printf("SKIPPED: this build or CPU has no %s backend\n", want);
+        exit(77);
     }
-    dft_tested = df__backend_resolve();
-    printf("backend under test: %s, seed 0x%llx\n", dft_tested->name, (unsigned long long)dft_seed);
+    const df__backend *tested = df__backend_resolve();
+    dft_list_backends();
+    for (size_t i = dft_nall; i-- > 0;)
+        if (dft_all[i].backend == tested) dft_tested = dft_all[i].label;
+    printf("backend under test: %s, seed 0x%llx\n", dft_tested, (unsigned long long)dft_seed);
 }
 
-const char *dft_backend(void) { return dft_tested ? dft_tested->name : df_backend_name(); }
+const char *dft_backend(void) { return dft_tested ? dft_tested : df_backend_name(); }
 
 static df_board dft_parse(const char *fen, df_fen_flags flags)
 {
