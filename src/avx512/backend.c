@@ -238,7 +238,7 @@ static inline df_bb df__discover_scan(df_square eksq, df_bb own, df_bb enemy, df
 /* Knight jumps as rotations, in df_knight_jump's order: the landing files of the jump, less
  * the squares a rotation (unlike a shift) would wrap onto. */
 #define DF__JUMP_LAND(land, delta)                                                                 \
-    ((land) & ((delta) > 0 ? DF_FULL << (delta) : DF_FULL >> -(delta)))
+    ((land) & ((delta) > 0 ? DF_FULL << ((delta)&63) : DF_FULL >> (-(delta)&63)))
 static const int64_t df__knight_rot[8]
     __attribute__((aligned(64))) = {17, 10, 58, 49, 47, 54, 6, 15};
 static const df_bb df__knight_land[8] __attribute__((aligned(64))) = {
