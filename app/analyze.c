@@ -145,12 +145,8 @@ int cmd_analyze(int argc, char **argv)
         if (got) continue;
         if (cmd_is(argv[i], "--json"))
             json = true;
-        else if (cmd_is(argv[i], "--help") || cmd_is(argv[i], "-h")) {
-            fputs(help, stdout);
-            return 0;
-        } else
-            return cmd_usage_error("analyze", "unknown argument '%s' (see dirfill analyze --help)",
-                                   argv[i]);
+        else
+            return cmd_help_or_unknown("analyze", argv[i], help);
     }
     const position_loop loop = {"analyze", json, DF_FEN_STANDARD, false, analyze_one, &json};
     return run_positions(&loop, fen);

@@ -76,12 +76,8 @@ int cmd_moves(int argc, char **argv)
             o.json = true;
         else if (cmd_is(argv[i], "--chess960"))
             flags = DF_FEN_CHESS960;
-        else if (cmd_is(argv[i], "--help") || cmd_is(argv[i], "-h")) {
-            fputs(help, stdout);
-            return 0;
-        } else
-            return cmd_usage_error("moves", "unknown argument '%s' (see dirfill moves --help)",
-                                   argv[i]);
+        else
+            return cmd_help_or_unknown("moves", argv[i], help);
     }
     const position_loop loop = {"moves", o.json, flags, true, moves_one, &o};
     return run_positions(&loop, fen);

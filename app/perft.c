@@ -113,12 +113,8 @@ int cmd_perft(int argc, char **argv)
             divided = true;
         else if (cmd_is(argv[i], "--chess960"))
             flags = DF_FEN_CHESS960;
-        else if (cmd_is(argv[i], "--help") || cmd_is(argv[i], "-h")) {
-            fputs(help, stdout);
-            return 0;
-        } else
-            return cmd_usage_error("perft", "unknown argument '%s' (see dirfill perft --help)",
-                                   argv[i]);
+        else
+            return cmd_help_or_unknown("perft", argv[i], help);
     }
     unsigned long depth = 0;
     if (depth_text && !cmd_parse_count(depth_text, 0, 20, &depth))

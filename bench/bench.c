@@ -102,12 +102,8 @@ static int parse_options(int argc, char **argv, bench_options *o)
             o->json = true;
         else if (cmd_is(argv[i], "--quick"))
             o->quick = true;
-        else if (cmd_is(argv[i], "--help") || cmd_is(argv[i], "-h")) {
-            fputs(help, stdout);
-            return 0;
-        } else
-            return cmd_usage_error("bench", "unknown argument '%s' (see dirfill bench --help)",
-                                   argv[i]);
+        else
+            return cmd_help_or_unknown("bench", argv[i], help);
     }
     if (o->quick) o->positions = 64;
     for (const char *p = o->ops; p && *p;) {

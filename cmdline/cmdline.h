@@ -23,6 +23,9 @@ bool cmd_is(const char *arg, const char *name);
  * *value (advancing *i past a separate value), 0 when argv[*i] is another option, or
  * EXIT_USAGE negated (after a message) when the value is missing. */
 int cmd_value(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value);
+/* The last case of every command's option loop: --help or -h prints help and returns 0;
+ * anything else is an unknown argument (EXIT_USAGE, after a message). */
+int cmd_help_or_unknown(const char *cmd, const char *arg, const char *help);
 /* A whole number of only decimal digits (no sign, no space) from min to max. */
 bool cmd_parse_count(const char *text, unsigned long min, unsigned long max, unsigned long *out);
 /* Selects the named backend (from the option or the environment, named by source) with a

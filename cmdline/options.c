@@ -48,6 +48,15 @@ int cmd_value(const char *cmd, int argc, char **argv, int *i, const char *name, 
     return 1;
 }
 
+int cmd_help_or_unknown(const char *cmd, const char *arg, const char *help)
+{
+    if (cmd_is(arg, "--help") || cmd_is(arg, "-h")) {
+        fputs(help, stdout);
+        return 0;
+    }
+    return cmd_usage_error(cmd, "unknown argument '%s' (see dirfill %s --help)", arg, cmd);
+}
+
 bool cmd_parse_count(const char *text, unsigned long min, unsigned long max, unsigned long *out)
 {
     if (!*text || strlen(text) > 9) return false;
