@@ -78,15 +78,21 @@ static PyObject *side_dict(const df_attack_map *m)
     return d;
 }
 
-static PyObject *py_analyze(PyObject *self, PyObject *args, PyObject *kw)
+/* The arguments (fen, *, chess960=False) of the calls that take one position. */
+static int board_from_args(df_board *b, PyObject *args, PyObject *kw)
 {
-    (void)self;
     static char *names[] = {"fen", "chess960", NULL};
     PyObject *fen;
     int chess960 = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$p", names, &fen, &chess960)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$p", names, &fen, &chess960)) return -1;
+    return parse_board(b, fen, chess960);
+}
+
+static PyObject *py_analyze(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
     df_board b;
-    if (parse_board(&b, fen, chess960) < 0) return NULL;
+    if (board_from_args(&b, args, kw) < 0) return NULL;
     df_attack_map m[2];
     df_pins_checks ks;
     char text[DF_FEN_MAX];
@@ -319,12 +325,8 @@ static PyObject *py_perft(PyObject *self, PyObject *args, PyObject *kw)
 static PyObject *py_legal_moves(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *names[] = {"fen", "chess960", NULL};
-    PyObject *fen;
-    int chess960 = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$p", names, &fen, &chess960)) return NULL;
     df_board b;
-    if (parse_board(&b, fen, chess960) < 0) return NULL;
+    if (board_from_args(&b, args, kw) < 0) return NULL;
     if (!df_board_playable(&b))
         return PyErr_Format(PyExc_ValueError, "the side not to move is in check");
     df_move_list list;
