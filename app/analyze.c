@@ -16,7 +16,7 @@ static const char help[] =
 typedef struct {
     df_board b;
     df_attack_map map[2];
-    df_pins_checks ks;
+    df_king_safety_sets ks;
     char fen[DF_FEN_MAX];
 } analysis;
 
@@ -24,7 +24,7 @@ static void analyse(analysis *a)
 {
     df_attack_maps(a->map, &a->b);
     df_king_safety(&a->ks, &a->b);
-    df_fen_format(&a->b, a->fen, sizeof a->fen);
+    df_fen_format(a->fen, sizeof a->fen, &a->b, DF_FEN_STANDARD);
 }
 
 static void json_key_bb(FILE *out, const char *key, df_bb bb, bool comma)

@@ -57,7 +57,7 @@ static bool run_entry(const df_board *b, const epd_entry *e, unsigned long max_d
                       epd_totals *t)
 {
     char fen[DF_FEN_MAX];
-    df_fen_format(b, fen, sizeof fen);
+    df_fen_format(fen, sizeof fen, b, DF_FEN_STANDARD);
     bool ok = true;
     int bad_depth = 0;
     uint64_t bad_nodes = 0;
@@ -70,7 +70,7 @@ static bool run_entry(const df_board *b, const epd_entry *e, unsigned long max_d
     for (int d = 1; d <= EPD_MAX_DEPTH; d++) {
         if (!e->listed[d] || (max_depth && (unsigned long)d > max_depth)) continue;
         uint64_t nodes;
-        df_perft(b, d, &nodes);
+        df_perft(&nodes, b, d);
         t->nodes += nodes;
         if (json)
             printf("%s{\"depth\": %d, \"expected\": %llu, \"nodes\": %llu}", shown++ ? ", " : "", d,

@@ -36,12 +36,12 @@ static void moves_one(const df_board *b, void *ctx)
     const moves_options *o = ctx;
     static listed_move listed[DF_MAX_MOVES];
     df_move_list list;
-    df_generate_legal(b, &list);
+    df_generate_legal(&list, b);
     for (uint32_t i = 0; i < list.count; i++) {
         const df_move m = list.moves[i];
         listed_move *l = &listed[i];
-        df_move_to_uci(b, m, l->uci);
-        df_move_to_san(b, m, l->san);
+        df_move_to_uci(l->uci, b, m);
+        df_move_to_san(l->san, b, m);
         l->see = df_see(b, m);
         l->check = df_gives_check(b, m) != DF_CHECK_NONE;
     }
@@ -52,7 +52,7 @@ static void moves_one(const df_board *b, void *ctx)
         return;
     }
     char fen[DF_FEN_MAX];
-    df_fen_format(b, fen, sizeof fen);
+    df_fen_format(fen, sizeof fen, b, DF_FEN_STANDARD);
     fputs("{\"fen\": ", stdout);
     json_string(stdout, fen, strlen(fen));
     if (!b->chess960) printf(", \"hash\": \"0x%016llx\"", (unsigned long long)b->key);

@@ -41,13 +41,13 @@ static int by_uci(const void *a, const void *b)
 static uint32_t divide(const df_board *b, int depth, root_move roots[DF_MAX_MOVES], uint64_t *nodes)
 {
     df_move_list list;
-    df_generate_legal(b, &list);
+    df_generate_legal(&list, b);
     *nodes = 0;
     for (uint32_t i = 0; i < list.count; i++) {
         df_board child;
-        df_make_move(b, list.moves[i], &child);
-        df_move_to_uci(b, list.moves[i], roots[i].uci);
-        df_perft(&child, depth - 1, &roots[i].nodes);
+        df_make_move(&child, b, list.moves[i]);
+        df_move_to_uci(roots[i].uci, b, list.moves[i]);
+        df_perft(&roots[i].nodes, &child, depth - 1);
         *nodes += roots[i].nodes;
     }
     qsort(roots, list.count, sizeof roots[0], by_uci);
@@ -59,7 +59,7 @@ static void print_result(const df_board *b, int depth, bool json, const root_mov
 {
     const double nps = seconds > 0 ? (double)nodes / seconds : 0;
     char fen[DF_FEN_MAX];
-    df_fen_format(b, fen, sizeof fen);
+    df_fen_format(fen, sizeof fen, b, DF_FEN_STANDARD);
     if (json) {
         fputs("{\"fen\": ", stdout);
         json_string(stdout, fen, strlen(fen));
@@ -144,7 +144,7 @@ int cmd_perft(int argc, char **argv)
     if (divided && depth > 0)
         nroots = divide(&b, (int)depth, roots, &nodes);
     else
-        df_perft(&b, (int)depth, &nodes);
+        df_perft(&nodes, &b, (int)depth);
     print_result(&b, (int)depth, json, roots, nroots, divided, nodes, perft_now() - start);
     return 0;
 }

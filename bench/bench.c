@@ -195,7 +195,7 @@ static bool verify(const bench_corpus *c, bench_op op, const method *ms, int nm,
             for (size_t w = 0; w < words * c->count; w++) {
                 if (got[w] == ref[w]) continue;
                 char fen[DF_FEN_MAX];
-                df_fen_format(&c->boards[w / words], fen, sizeof fen);
+                df_fen_format(fen, sizeof fen, &c->boards[w / words], DF_FEN_STANDARD);
                 fprintf(stderr,
                         "dirfill bench: %s on %s: %s (%s) differs from %s at position %zu "
                         "word %zu: 0x%016llx vs 0x%016llx\n  %s\n",

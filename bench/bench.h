@@ -153,6 +153,6 @@ extern const bench_runners bench_dirfill_runners;
 /* The Stockfish-style pin and check finder (sniper.c): snipers from the king square on an
  * empty board, then the in-between table. */
 extern const bench_runners bench_sniper_runners;
-void sniper_king_safety(df_pins_checks *out, const df_board *b);
+void sniper_king_safety(df_king_safety_sets *out, const df_board *b);
 
 #endif

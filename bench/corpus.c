@@ -55,7 +55,7 @@ static void playouts(bench_corpus *c, size_t count, bool middlegame)
         df_board b = parse(seed_fens[start]);
         for (int ply = 0; ply < 80 && n < count; ply++) {
             df_move_list list;
-            df_generate_legal(&b, &list);
+            df_generate_legal(&list, &b);
             if (!list.count) break;
             if (middlegame) {
                 if (!rich(&b) && ply > 10) break;
@@ -63,7 +63,7 @@ static void playouts(bench_corpus *c, size_t count, bool middlegame)
             } else {
                 c->boards[n++] = b;
             }
-            df_make_move(&b, list.moves[rnd() % list.count], &b);
+            df_make_move(&b, &b, list.moves[rnd() % list.count]);
         }
     }
     c->count = n;
@@ -115,7 +115,7 @@ static bool precompute(bench_corpus *c)
             (df_sliders){own & (b->piece[DF_ROOK] | b->piece[DF_QUEEN]),
                          own & (b->piece[DF_BISHOP] | b->piece[DF_QUEEN]), ~df_board_occupied(b)};
         df_move_list list;
-        df_generate_legal(b, &list);
+        df_generate_legal(&list, b);
         c->move_start[i] = at;
         memcpy(&c->moves[at], list.moves, list.count * sizeof list.moves[0]);
         at += list.count;

@@ -1,10 +1,10 @@
 /* The operations through dirfill's public API: whichever backend is selected runs them.
- * Results go straight into the output words (df_rays and df_pins_checks are plain words). */
+ * Results go straight into the output words (df_rays and df_king_safety_sets are plain words). */
 #include <string.h>
 
 #include "bench.h"
 
-_Static_assert(sizeof(df_pins_checks) == 5 * sizeof(df_bb), "five sets");
+_Static_assert(sizeof(df_king_safety_sets) == 5 * sizeof(df_bb), "five sets");
 _Static_assert(sizeof(df_rays) == 8 * sizeof(df_bb), "eight sets");
 
 static inline df_sliders side_sliders(const df_board *b, df_color side)
@@ -45,15 +45,15 @@ BENCH_RUNNERS(d_maps, OP_ATTACK_MAPS_BOTH, {
     bench_store_map(o, &m[0]);
     bench_store_map(o + MAP_WORDS, &m[1]);
 })
-BENCH_RUNNERS(d_safety, OP_KING_SAFETY, df_king_safety((df_pins_checks *)o, b))
+BENCH_RUNNERS(d_safety, OP_KING_SAFETY, df_king_safety((df_king_safety_sets *)o, b))
 BENCH_RUNNERS(d_attackers, OP_ATTACKERS_TO, df_attackers_to_all(o, b))
-BENCH_RUNNERS(d_perft, OP_PERFT, df_perft(b, 2, o))
+BENCH_RUNNERS(d_perft, OP_PERFT, df_perft(o, b, 2))
 /* The key of every child, folded: the result depends on every make. */
 BENCH_RUNNERS(d_make, OP_MAKE_MOVE, {
     uint64_t fold = 0;
     for (uint32_t m = in->move_start[i]; m < in->move_start[i + 1]; m++) {
         df_board child;
-        df_make_move(b, in->moves[m], &child);
+        df_make_move(&child, b, in->moves[m]);
         fold = (fold << 1 | fold >> 63) ^ child.key;
     }
     o[0] = fold;

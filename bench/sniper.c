@@ -21,7 +21,7 @@ static void scan(df_square ksq, df_bb snipers, df_bb occ, df_bb side, df_bb *blo
     }
 }
 
-void sniper_king_safety(df_pins_checks *o, const df_board *b)
+void sniper_king_safety(df_king_safety_sets *o, const df_board *b)
 {
     const df_color us = df_board_stm(b), them = (df_color)(us ^ 1);
     const df_bb occ = df_board_occupied(b), own = b->color[us], enemy = b->color[them];
@@ -40,7 +40,7 @@ void sniper_king_safety(df_pins_checks *o, const df_board *b)
          &o->discoverers, &unused, &unused, &unused);
 }
 
-BENCH_RUNNERS(sniper, OP_KING_SAFETY, sniper_king_safety((df_pins_checks *)o, b))
+BENCH_RUNNERS(sniper, OP_KING_SAFETY, sniper_king_safety((df_king_safety_sets *)o, b))
 
 const bench_runners bench_sniper_runners = {.throughput = {[OP_KING_SAFETY] = sniper_tp},
                                             .latency = {[OP_KING_SAFETY] = sniper_lat}};

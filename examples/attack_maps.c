@@ -19,7 +19,7 @@ int main(void)
     const df_bb contested = df_attacked_at_least(&map[DF_BLACK], 2) & map[DF_WHITE].all;
     const df_bb forks = map[DF_WHITE].by_type[DF_KNIGHT] & b.color[DF_BLACK];
 
-    df_pins_checks ks; /* checkers, pinned, pinners, check-block squares, discoverers */
+    df_king_safety_sets ks; /* checkers, pinned, pinners, check-block squares, discoverers */
     df_king_safety(&ks, &b);
 
     /* Eight disjoint per-direction attack sets of one side's sliders, in one call. */

@@ -8,11 +8,11 @@ static uint64_t walk(const df_board *b, int depth)
 {
     if (depth == 0) return 1;
     df_move_list list;
-    df_generate_legal(b, &list);
+    df_generate_legal(&list, b);
     uint64_t nodes = 0;
     for (uint32_t i = 0; i < list.count; i++) {
         df_board child;
-        df_make_move(b, list.moves[i], &child);
+        df_make_move(&child, b, list.moves[i]);
         nodes += walk(&child, depth - 1);
     }
     return nodes;
@@ -24,7 +24,7 @@ int main(void)
     df_board b;
     if (df_fen_parse(&b, fen, strlen(fen), DF_FEN_STANDARD, NULL) != DF_OK) return 1;
     uint64_t fast;
-    if (df_perft(&b, 3, &fast) != DF_OK) return 1;
+    if (df_perft(&fast, &b, 3) != DF_OK) return 1;
     const uint64_t slow = walk(&b, 3);
     printf("Kiwipete depth 3: %llu nodes walked, %llu by df_perft\n", (unsigned long long)slow,
            (unsigned long long)fast);

@@ -11,7 +11,7 @@ int main(void)
     if (df_fen_parse(&b, fen, strlen(fen), DF_FEN_STANDARD, NULL) != DF_OK) return 1;
 
     df_move_list captures;
-    df_generate_captures(&b, &captures);
+    df_generate_captures(&captures, &b);
     df_move best = DF_MOVE_NONE;
     int best_see = -100000;
     for (uint32_t i = 0; i < captures.count; i++) {
@@ -19,15 +19,15 @@ int main(void)
         if (see > best_see) best_see = see, best = captures.moves[i];
     }
     char san[DF_SAN_MAX], uci[DF_UCI_MAX];
-    df_move_to_san(&b, best, san);
-    df_move_to_uci(&b, best, uci);
+    df_move_to_san(san, &b, best);
+    df_move_to_uci(uci, &b, best);
 
     df_board child;
-    df_make_move(&b, best, &child);
+    df_make_move(&child, &b, best);
     const bool key_ok = child.key == df_polyglot_key(&child);
     printf("best capture %s (%s), SEE %d, key 0x%016llx %s\n", san, uci, best_see,
            (unsigned long long)child.key, key_ok ? "(incremental = from scratch)" : "WRONG");
     df_move parsed;
-    if (df_move_from_san(&b, "Nxg5", 4, &parsed) != DF_OK) return 1;
+    if (df_move_from_san(&parsed, &b, "Nxg5", 4) != DF_OK) return 1;
     return parsed == best && best_see == 900 && key_ok ? 0 : 1;
 }

@@ -1,6 +1,7 @@
 /* The public dispatched entry points: one indirect call each, through the active table.
  * Preconditions are asserted (active in Debug and sanitizer builds, gone with NDEBUG). */
 #include "backend.h"
+#include "make_move.h"
 
 /* The board invariant every position-level call relies on: one king per side. */
 static inline bool df__kings_ok(const df_board *b)
@@ -58,13 +59,13 @@ void df_attack_maps_batch(df_attack_map *out, const df_board *boards, size_t n)
     df__backend_active()->attack_maps_batch(out, boards, n);
 }
 
-void df_king_safety(df_pins_checks *out, const df_board *b)
+void df_king_safety(df_king_safety_sets *out, const df_board *b)
 {
     assert(out && df__kings_ok(b));
     df__backend_active()->king_safety(out, b);
 }
 
-void df_checks_and_pins(df_pins_checks *out, const df_board *b)
+void df_checks_and_pins(df_king_safety_sets *out, const df_board *b)
 {
     assert(out && df__kings_ok(b));
     df__backend_active()->checks_and_pins(out, b);
@@ -82,12 +83,12 @@ static void df__generate(const df_board *b, unsigned kinds, df_move_list *out)
     df__backend_active()->generate(b, kinds, out);
 }
 
-void df_generate_legal(const df_board *b, df_move_list *out) { df__generate(b, DF__GEN_ALL, out); }
-void df_generate_captures(const df_board *b, df_move_list *out)
+void df_generate_legal(df_move_list *out, const df_board *b) { df__generate(b, DF__GEN_ALL, out); }
+void df_generate_captures(df_move_list *out, const df_board *b)
 {
     df__generate(b, DF__GEN_CAPTURES, out);
 }
-void df_generate_quiets(const df_board *b, df_move_list *out)
+void df_generate_quiets(df_move_list *out, const df_board *b)
 {
     df__generate(b, DF__GEN_QUIETS, out);
 }
@@ -98,10 +99,46 @@ uint64_t df_count_legal(const df_board *b)
     return df__backend_active()->count_legal(b);
 }
 
-df_status df_perft(const df_board *b, int depth, uint64_t *nodes)
+/* Subtrees this deep are counted by the backend in one call between two questions to an
+ * interrupt: about 10^6 nodes, a few milliseconds, in a middlegame. */
+enum { DF__PERFT_CHUNK = 3 };
+
+static df_status df__perft_polled(uint64_t *nodes, const df_board *b, int depth,
+                                  const df_interrupt *interrupt)
 {
-    if (!b || !nodes || depth < 0) return DF_ERR_ARGUMENT;
+    if (depth <= DF__PERFT_CHUNK) {
+        *nodes = df__backend_active()->perft(b, depth);
+        return DF_OK;
+    }
+    if (interrupt->requested(interrupt->ctx)) return DF_ERR_INTERRUPTED;
+    df_move_list list;
+    df__backend_active()->generate(b, DF__GEN_ALL, &list);
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < list.count; i++) {
+        df_board child;
+        uint64_t n;
+        df__make_move(&child, b, list.moves[i], false);
+        const df_status s = df__perft_polled(&n, &child, depth - 1, interrupt);
+        if (s != DF_OK) return s;
+        sum += n;
+    }
+    *nodes = sum;
+    return DF_OK;
+}
+
+df_status df_perft_interruptible(uint64_t *nodes, const df_board *b, int depth,
+                                 const df_interrupt *interrupt)
+{
+    if (!b || !nodes || depth < 0 || depth > DF_PERFT_MAX_DEPTH ||
+        (interrupt && !interrupt->requested))
+        return DF_ERR_ARGUMENT;
     if (!df__kings_ok(b) || !df_board_playable(b)) return DF_ERR_BOARD;
+    if (interrupt) return df__perft_polled(nodes, b, depth, interrupt);
     *nodes = df__backend_active()->perft(b, depth);
     return DF_OK;
+}
+
+df_status df_perft(uint64_t *nodes, const df_board *b, int depth)
+{
+    return df_perft_interruptible(nodes, b, depth, NULL);
 }

@@ -24,8 +24,8 @@
     X(void, attack_maps, (df_attack_map out[2], const df_board *b), (out, b))                      \
     X(void, attack_maps_batch, (df_attack_map * out, const df_board *boards, size_t n),            \
       (out, boards, n))                                                                            \
-    X(void, king_safety, (df_pins_checks * out, const df_board *b), (out, b))                      \
-    X(void, checks_and_pins, (df_pins_checks * out, const df_board *b), (out, b))                  \
+    X(void, king_safety, (df_king_safety_sets * out, const df_board *b), (out, b))                      \
+    X(void, checks_and_pins, (df_king_safety_sets * out, const df_board *b), (out, b))                  \
     X(void, attackers_to_all, (df_bb out[64], const df_board *b), (out, b))                        \
     X(void, generate, (const df_board *b, unsigned kinds, df_move_list *out), (b, kinds, out))     \
     X(uint64_t, count_legal, (const df_board *b), (b))                                             \
@@ -71,10 +71,10 @@ static inline const df__backend *df__backend_active(void)
 }
 /* The backend resolved from DIRFILL_BACKEND (installed on first use). */
 const df__backend *df__backend_resolve(void);
-/* Every backend compiled into this library, best first (the registry). A name may come
- * twice ("scalar", with and without POPCNT): it stands for its first supported entry. */
+/* Every backend compiled into this library, best first (the registry), each name once. */
 const df__backend *const *df__backend_registry(size_t *count);
-/* Tests only: run every dispatched call through b (e.g. an emulated build). */
+/* Runs every later dispatched call through b: df_backend_select's last step, and the tests'
+ * way to run an emulated build that the registry does not list. */
 void df__backend_force(const df__backend *b);
 
 #endif

@@ -33,26 +33,12 @@ static const df__backend *df__best(void)
     return &df__backend_scalar;
 }
 
-/* The entry a name stands for: its first supported build, else its first (NULL: no such
- * name). */
+/* The registry entry of that name, or NULL. */
 static const df__backend *df__find(const char *name)
 {
-    const df__backend *first = NULL;
     for (size_t i = 0; i < DF__REGISTRY_SIZE; i++)
-        if (strcmp(df__registry[i]->name, name) == 0) {
-            if (df__registry[i]->cpu_supports()) return df__registry[i];
-            if (!first) first = df__registry[i];
-        }
-    return first;
-}
-
-/* The public list names each backend once: registry entries whose name came earlier are
- * left out. */
-static bool df__first_of_name(size_t i)
-{
-    for (size_t j = 0; j < i; j++)
-        if (strcmp(df__registry[j]->name, df__registry[i]->name) == 0) return false;
-    return true;
+        if (strcmp(df__registry[i]->name, name) == 0) return df__registry[i];
+    return NULL;
 }
 
 /* The resolver table: each entry resolves, then forwards its call. */
@@ -72,23 +58,38 @@ static const df__backend df__resolver = {.name = "unresolved",
 
 _Atomic(const df__backend *) df__active = &df__resolver;
 
+/* What became of DIRFILL_BACKEND at resolution (df_backend_env_status). */
+static _Atomic int df__env_status = DF_OK;
+
 /* Every racing thread computes the same answer; the first store wins and the others adopt
  * it, so all see one backend. An unknown or unsupported DIRFILL_BACKEND falls back to the
- * best supported backend: the library never runs an instruction the CPU lacks. */
+ * best supported backend: the library never runs an instruction the CPU lacks, and
+ * df_backend_env_status tells that the variable was ignored. */
 const df__backend *df__backend_resolve(void)
 {
     const df__backend *current = df__backend_active();
     if (current != &df__resolver) return current;
     const df__backend *want = df__best();
     const char *env = getenv("DIRFILL_BACKEND");
-    if (env && strcmp(env, "auto") != 0) {
+    if (env && *env && strcmp(env, "auto") != 0) {
         const df__backend *named = df__find(env);
-        if (named && named->cpu_supports()) want = named;
+        if (named && named->cpu_supports())
+            want = named;
+        else
+            atomic_store_explicit(&df__env_status,
+                                  named ? DF_ERR_UNSUPPORTED_BACKEND : DF_ERR_UNKNOWN_BACKEND,
+                                  memory_order_relaxed);
     }
     if (atomic_compare_exchange_strong_explicit(&df__active, &current, want, memory_order_relaxed,
                                                 memory_order_relaxed))
         return want;
     return current;
+}
+
+df_status df_backend_env_status(void)
+{
+    df__backend_resolve();
+    return (df_status)atomic_load_explicit(&df__env_status, memory_order_relaxed);
 }
 
 void df__backend_force(const df__backend *b)
@@ -98,23 +99,14 @@ void df__backend_force(const df__backend *b)
 
 const char *df_backend_name(void) { return df__backend_resolve()->name; }
 
-size_t df_backend_count(void)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < DF__REGISTRY_SIZE; i++) n += df__first_of_name(i);
-    return n;
-}
+size_t df_backend_count(void) { return DF__REGISTRY_SIZE; }
 
 bool df_backend_info_at(size_t i, df_backend_info *out)
 {
-    if (!out) return false;
-    for (size_t k = 0; k < DF__REGISTRY_SIZE; k++)
-        if (df__first_of_name(k) && i-- == 0) {
-            out->name = df__registry[k]->name;
-            out->supported = df__find(out->name)->cpu_supports();
-            return true;
-        }
-    return false;
+    if (!out || i >= DF__REGISTRY_SIZE) return false;
+    out->name = df__registry[i]->name;
+    out->supported = df__registry[i]->cpu_supports();
+    return true;
 }
 
 df_status df_backend_select(const char *name)

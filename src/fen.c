@@ -221,7 +221,9 @@ static df_status df__parse_ep(df_board *b, df__field f, df_fen_error *err)
     if (df_board_occupied(b) >> sq & 1)
         return df__fail(err, DF_FEN_EN_PASSANT, DF_FEN_EP_FIELD, f.offset, "%c%d is occupied",
                         f.start[0], rank + 1);
-    b->ep = (uint8_t)sq;
+    /* Kept only when a pawn of the side to move stands next to the pawn (the rule df_make_move
+     * follows), so that equal positions make equal boards whatever the FEN's writer did. */
+    if (df_pawn_table[them][sq] & b->color[b->stm] & b->piece[DF_PAWN]) b->ep = (uint8_t)sq;
     return DF_OK;
 }
 
@@ -296,7 +298,19 @@ df_status df_fen_parse(df_board *out, const char *text, size_t len, df_fen_flags
     return DF_OK;
 }
 
-size_t df_fen_format(const df_board *b, char *buf, size_t size)
+/* Whether the side to move has a legal en-passant capture (an unplayable board has no legal
+ * moves to ask about: its pseudo-legal square stands). */
+static bool df__legal_ep(const df_board *b)
+{
+    if (!df_board_playable(b)) return true;
+    df_move_list list;
+    df_generate_captures(&list, b);
+    for (uint32_t i = 0; i < list.count; i++)
+        if (df_move_kind_of(list.moves[i]) == DF_MOVE_EN_PASSANT) return true;
+    return false;
+}
+
+size_t df_fen_format(char *buf, size_t size, const df_board *b, df_fen_flags flags)
 {
     static const char letters[2][7] = {"PNBRQK", "pnbrqk"};
     char tmp[DF_FEN_MAX];
@@ -328,7 +342,7 @@ size_t df_fen_format(const df_board *b, char *buf, size_t size)
         tmp[n++] = b->chess960 ? (char)(r < 2 ? file - 32 : file) : "KQkq"[r];
     }
     tmp[n++] = ' ';
-    if (b->ep >= 64) {
+    if (b->ep >= 64 || ((flags & DF_FEN_LEGAL_EP) && !df__legal_ep(b))) {
         tmp[n++] = '-';
     } else {
         tmp[n++] = (char)('a' + df_file_of((df_square)b->ep));

@@ -116,7 +116,7 @@ static void k_attack_maps_batch(df_attack_map *out, const df_board *boards, size
  * legal position, but analysed). */
 /* Inlined into the move generator, which calls it at every node. */
 static inline __attribute__((always_inline)) void
-df__king_safety(df_pins_checks *o, const df_board *b, bool discoverers)
+df__king_safety(df_king_safety_sets *o, const df_board *b, bool discoverers)
 {
     const df_color us = df_board_stm(b), them = (df_color)(us ^ 1);
     const df_bb own = b->color[us], enemy = b->color[them];
@@ -132,8 +132,8 @@ df__king_safety(df_pins_checks *o, const df_board *b, bool discoverers)
                                  : 0;
 }
 
-static void k_king_safety(df_pins_checks *o, const df_board *b) { df__king_safety(o, b, true); }
-static void k_checks_and_pins(df_pins_checks *o, const df_board *b)
+static void k_king_safety(df_king_safety_sets *o, const df_board *b) { df__king_safety(o, b, true); }
+static void k_checks_and_pins(df_king_safety_sets *o, const df_board *b)
 {
     df__king_safety(o, b, false);
 }

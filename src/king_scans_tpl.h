@@ -46,7 +46,7 @@ static inline bool df__sees(df_square sq, df_bb orth, df_bb diag)
  * squares) or one (a pin). Writes o's checkers (the sliding ones), pinned, pinners and
  * check_block; a vector backend writes the four at once, so that no wide load reads back
  * narrow stores. */
-static inline void df__pin_scan(df_pins_checks *o, df_square ksq, df_bb own, df_bb enemy,
+static inline void df__pin_scan(df_king_safety_sets *o, df_square ksq, df_bb own, df_bb enemy,
                                 df_bb e_orth, df_bb e_diag)
 {
     o->checkers = o->pinned = o->pinners = o->check_block = 0;

@@ -83,7 +83,7 @@ MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds)
     p->empty = ~p->occ;
     const df_bb king = p->own & b->piece[DF_KING];
     p->ksq = df_lsb(king);
-    df_pins_checks ks;
+    df_king_safety_sets ks;
     df__king_safety(&ks, b, false);
     p->checkers = ks.checkers;
     p->check_block = ks.check_block;

@@ -2,13 +2,22 @@
 #include "dirfill.h"
 #include "make_move.h"
 
-void df_make_move(const df_board *b, df_move m, df_board *out)
+void df_make_move(df_board *out, const df_board *b, df_move m)
 {
     assert(b && out && df_move_is_legal(b, m));
     df__make_move(out, b, m, true);
 }
 
-void df_make_null_move(const df_board *b, df_board *out)
+df_status df_make_move_checked(df_board *out, const df_board *b, df_move m)
+{
+    if (!out || !b) return DF_ERR_ARGUMENT;
+    if (!df_board_is_valid(b) || !df_board_playable(b)) return DF_ERR_BOARD;
+    if (!df_move_is_legal(b, m)) return DF_ERR_MOVE;
+    df__make_move(out, b, m, true);
+    return DF_OK;
+}
+
+void df_make_null_move(df_board *out, const df_board *b)
 {
     assert(b && out);
     df_board n = *b;
@@ -24,7 +33,7 @@ void df_make_null_move(const df_board *b, df_board *out)
 bool df_move_is_legal(const df_board *b, df_move m)
 {
     df_move_list list;
-    df_generate_legal(b, &list);
+    df_generate_legal(&list, b);
     for (uint32_t i = 0; i < list.count; i++)
         if (list.moves[i] == m) return true;
     return false;

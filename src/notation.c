@@ -19,7 +19,7 @@ static size_t df__square_text(char *out, df_square sq)
     return 2;
 }
 
-size_t df_move_to_uci(const df_board *b, df_move m, char out[DF_UCI_MAX])
+size_t df_move_to_uci(char out[DF_UCI_MAX], const df_board *b, df_move m)
 {
     if (m == DF_MOVE_NONE) {
         memcpy(out, "0000", 5);
@@ -41,7 +41,7 @@ static df_square df__parse_square(const char *t)
     return df_make_square(t[0] - 'a', t[1] - '1');
 }
 
-df_status df_move_from_uci(const df_board *b, const char *text, size_t len, df_move *out)
+df_status df_move_from_uci(df_move *out, const df_board *b, const char *text, size_t len)
 {
     if (!text || (len != 4 && len != 5)) return DF_ERR_MOVE;
     const df_square from = df__parse_square(text), to = df__parse_square(text + 2);
@@ -53,7 +53,7 @@ df_status df_move_from_uci(const df_board *b, const char *text, size_t len, df_m
         promo = (df_piece_type)(DF_KNIGHT + (p - "nbrq"));
     }
     df_move_list list;
-    df_generate_legal(b, &list);
+    df_generate_legal(&list, b);
     for (uint32_t i = 0; i < list.count; i++) {
         const df_move m = list.moves[i];
         if (df_move_from(m) != from || df_move_promotion(m) != promo) continue;
@@ -67,7 +67,7 @@ df_status df_move_from_uci(const df_board *b, const char *text, size_t len, df_m
     return DF_ERR_MOVE;
 }
 
-size_t df_move_to_san(const df_board *b, df_move m, char out[DF_SAN_MAX])
+size_t df_move_to_san(char out[DF_SAN_MAX], const df_board *b, df_move m)
 {
     const df_square from = df_move_from(m), to = df_move_to(m);
     const df_move_kind kind = df_move_kind_of(m);
@@ -88,7 +88,7 @@ size_t df_move_to_san(const df_board *b, df_move m, char out[DF_SAN_MAX])
             out[n++] = df__piece_letters[type];
             /* Other pieces of this type that can go to the same square. */
             df_move_list list;
-            df_generate_legal(b, &list);
+            df_generate_legal(&list, b);
             df_bb rivals = 0;
             for (uint32_t i = 0; i < list.count; i++) {
                 const df_square f = df_move_from(list.moves[i]);
@@ -170,12 +170,12 @@ static bool df__san_matches(const df_board *b, df_move m, const df__san *s)
            (s->rank < 0 || df_rank_of(from) == s->rank);
 }
 
-df_status df_move_from_san(const df_board *b, const char *text, size_t len, df_move *out)
+df_status df_move_from_san(df_move *out, const df_board *b, const char *text, size_t len)
 {
     df__san s;
     if (!text || len > 16 || !df__parse_san(text, len, &s)) return DF_ERR_MOVE;
     df_move_list list;
-    df_generate_legal(b, &list);
+    df_generate_legal(&list, b);
     df_move found = DF_MOVE_NONE;
     int matches = 0;
     for (uint32_t i = 0; i < list.count; i++)

@@ -18,8 +18,8 @@ const char *df_status_string(df_status s)
         return "board not accepted";
     case DF_ERR_ARGUMENT:
         return "invalid argument";
-    case DF_ERR_THREADS:
-        return "cannot start a thread";
+    case DF_ERR_INTERRUPTED:
+        return "interrupted";
     }
     return "unknown status";
 }

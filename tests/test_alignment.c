@@ -61,7 +61,7 @@ static void test_board_calls_misaligned(void **state)
         void *bm, *bb, *bs, *ba, *bl;
         df_attack_map *maps = dft_alloc_at(2 * N * sizeof *maps, offset, &bm);
         df_board *b = dft_alloc_at(N * sizeof *b, offset, &bb);
-        df_pins_checks *ks = dft_alloc_at(2 * sizeof *ks, offset, &bs);
+        df_king_safety_sets *ks = dft_alloc_at(2 * sizeof *ks, offset, &bs);
         df_bb *all = dft_alloc_at(64 * sizeof *all, offset, &ba);
         df_move_list *list = dft_alloc_at(sizeof *list, offset, &bl);
         memcpy(b, boards, sizeof boards);
@@ -74,7 +74,7 @@ static void test_board_calls_misaligned(void **state)
             assert_memory_equal(want, maps, sizeof want);
             df_attack_map_side(&maps[1], &b[i], DF_BLACK);
             assert_memory_equal(&want[1], &maps[1], sizeof want[1]);
-            df_pins_checks want_ks;
+            df_king_safety_sets want_ks;
             df_king_safety(&want_ks, &boards[i]);
             df_king_safety(&ks[0], &b[i]);
             df_checks_and_pins(&ks[1], &b[i]);
@@ -86,18 +86,18 @@ static void test_board_calls_misaligned(void **state)
             df_attackers_to_all(all, &b[i]);
             assert_memory_equal(want_all, all, sizeof want_all);
             df_move_list want_list;
-            df_generate_legal(&boards[i], &want_list);
-            df_generate_legal(&b[i], list);
+            df_generate_legal(&want_list, &boards[i]);
+            df_generate_legal(list, &b[i]);
             assert_int_equal(want_list.count, list->count);
             assert_memory_equal(want_list.moves, list->moves, list->count * sizeof(df_move));
             uint64_t want_nodes, nodes;
-            df_perft(&boards[i], 2, &want_nodes);
-            df_perft(&b[i], 2, &nodes);
+            df_perft(&want_nodes, &boards[i], 2);
+            df_perft(&nodes, &b[i], 2);
             assert_int_equal(want_nodes, nodes);
             if (list->count) {
                 df_board want_child;
-                df_make_move(&boards[i], list->moves[0], &want_child);
-                df_make_move(&b[i], list->moves[0], &b[i]);
+                df_make_move(&want_child, &boards[i], list->moves[0]);
+                df_make_move(&b[i], &b[i], list->moves[0]);
                 assert_memory_equal(&want_child, &b[i], sizeof want_child);
             }
         }

@@ -24,7 +24,7 @@ static void assert_map(const df_attack_map *e, const df_attack_map *a, const cha
         DFT_ASSERT_BB(e->count[k], a->count[k], "count bit %d %s", k, fen);
 }
 
-static void assert_safety(const df_pins_checks *e, const df_pins_checks *a, const char *fen)
+static void assert_safety(const df_king_safety_sets *e, const df_king_safety_sets *a, const char *fen)
 {
     DFT_ASSERT_BB(e->checkers, a->checkers, "checkers %s", fen);
     DFT_ASSERT_BB(e->pinned, a->pinned, "pinned %s", fen);
@@ -36,7 +36,7 @@ static void assert_safety(const df_pins_checks *e, const df_pins_checks *a, cons
 static const char *fen_of(const df_board *b)
 {
     static char buf[DF_FEN_MAX];
-    df_fen_format(b, buf, sizeof buf);
+    df_fen_format(buf, sizeof buf, b, DF_FEN_STANDARD);
     return buf;
 }
 
@@ -107,7 +107,7 @@ static void test_king_safety_random(void **state)
     for (long i = 0; i < POSITIONS; i++) {
         df_board b;
         dft_rand_board(&b);
-        df_pins_checks got, ref;
+        df_king_safety_sets got, ref;
         df_king_safety(&got, &b);
         ref_king_safety(&ref, &b);
         assert_safety(&ref, &got, fen_of(&b));
@@ -169,11 +169,11 @@ static void test_king_safety_hand_made(void **state)
     for (size_t i = 0; i < sizeof safety_cases / sizeof safety_cases[0]; i++) {
         const safety_case *c = &safety_cases[i];
         df_board b = dft_fen(c->fen);
-        df_pins_checks got, ref;
+        df_king_safety_sets got, ref;
         df_king_safety(&got, &b);
         ref_king_safety(&ref, &b);
         assert_safety(&ref, &got, c->fen);
-        const df_pins_checks want = {c->checkers, c->pinned, c->pinners, c->check_block,
+        const df_king_safety_sets want = {c->checkers, c->pinned, c->pinners, c->check_block,
                                      c->discoverers};
         assert_safety(&want, &got, c->fen);
     }

@@ -167,13 +167,13 @@ static void check_analysis(const char *line, size_t len, const char *fen)
     if (!json_valid(line, len)) fail_msg("not JSON: %.*s", (int)len, line);
     df_board b = dft_fen(fen);
     df_attack_map m[2];
-    df_pins_checks ks;
+    df_king_safety_sets ks;
     df_attack_maps(m, &b);
     df_king_safety(&ks, &b);
     char s[128];
     assert_true(json_string_at(line, len, "fen", s, sizeof s));
     char norm[DF_FEN_MAX];
-    df_fen_format(&b, norm, sizeof norm);
+    df_fen_format(norm, sizeof norm, &b, DF_FEN_STANDARD);
     assert_string_equal(norm, s);
     assert_true(json_string_at(line, len, "stm", s, sizeof s));
     assert_string_equal(b.stm ? "b" : "w", s);

@@ -73,6 +73,24 @@ static void test_environment_resolution(void **state)
     assert_string_equal(expect, df_backend_name());
 }
 
+/* df_backend_env_status names what became of the variable: honoured, or ignored and why. */
+static void test_environment_status(void **state)
+{
+    (void)state;
+    const char *env = getenv("DIRFILL_BACKEND");
+    df_status expect = DF_OK;
+    if (env && *env && strcmp(env, "auto") != 0) {
+        expect = DF_ERR_UNKNOWN_BACKEND;
+        df_backend_info info;
+        for (size_t i = 0; df_backend_info_at(i, &info); i++)
+            if (strcmp(info.name, env) == 0)
+                expect = info.supported ? DF_OK : DF_ERR_UNSUPPORTED_BACKEND;
+    }
+    print_message("DIRFILL_BACKEND=%s: %s\n", env ? env : "(unset)",
+                  df_status_string(df_backend_env_status()));
+    assert_int_equal(expect, df_backend_env_status());
+}
+
 static void test_registry(void **state)
 {
     (void)state;
@@ -123,6 +141,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_call_race),
         cmocka_unit_test(test_environment_resolution),
+        cmocka_unit_test(test_environment_status),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_select),
     };

@@ -17,7 +17,7 @@ static void assert_round_trip(const char *in, const char *normalized)
     df_fen_error err;
     char out[DF_FEN_MAX];
     if (parse(&b, in, &err) != DF_OK) fail_msg("\"%s\": %s", in, err.message);
-    size_t n = df_fen_format(&b, out, sizeof out);
+    size_t n = df_fen_format(out, sizeof out, &b, DF_FEN_STANDARD);
     assert_int_equal(strlen(out), n);
     assert_string_equal(normalized, out);
 }
@@ -150,7 +150,7 @@ static void test_arbitrary_bytes(void **state)
         if (df_fen_parse(&b, buf, len, (df_fen_flags)(i & 1), &err) == DF_OK) {
             accepted++;
             char out[DF_FEN_MAX];
-            assert_true(df_fen_format(&b, out, sizeof out) < DF_FEN_MAX);
+            assert_true(df_fen_format(out, sizeof out, &b, DF_FEN_STANDARD) < DF_FEN_MAX);
             df_board again;
             assert_int_equal(DF_OK,
                              df_fen_parse(&again, out, strlen(out), (df_fen_flags)(i & 1), &err));
@@ -212,7 +212,7 @@ static void test_chess960_castling(void **state)
         df_fen_error err;
         if (parse960(&b, cases[i].in, &err) != DF_OK) fail_msg("%s: %s", cases[i].in, err.message);
         char out[DF_FEN_MAX];
-        df_fen_format(&b, out, sizeof out);
+        df_fen_format(out, sizeof out, &b, DF_FEN_STANDARD);
         assert_string_equal(cases[i].out, out);
         assert_true(b.chess960);
         for (int r = 0; r < DF_CASTLE_RIGHTS; r++)
@@ -242,7 +242,7 @@ static void test_format_small_buffer(void **state)
     (void)state;
     df_board b = dft_fen(DF_FEN_START);
     char small[8];
-    size_t n = df_fen_format(&b, small, sizeof small);
+    size_t n = df_fen_format(small, sizeof small, &b, DF_FEN_STANDARD);
     assert_int_equal(strlen(DF_FEN_START), n);
     assert_int_equal(7, strlen(small));
 }

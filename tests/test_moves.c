@@ -13,7 +13,7 @@
 static const char *fen_of(const df_board *b)
 {
     static char buf[DF_FEN_MAX];
-    df_fen_format(b, buf, sizeof buf);
+    df_fen_format(buf, sizeof buf, b, DF_FEN_STANDARD);
     return buf;
 }
 
@@ -32,7 +32,7 @@ static void perft_suite(const char *file, df_fen_flags flags, int depth, int dee
         for (int d = 0; d <= max; d++) {
             if (d && !e[i].nodes[d]) continue;
             uint64_t nodes;
-            assert_int_equal(DF_OK, df_perft(&b, d, &nodes));
+            assert_int_equal(DF_OK, df_perft(&nodes, &b, d));
             const uint64_t want = d ? e[i].nodes[d] : 1;
             if (nodes != want)
                 fail_msg("%s depth %d: %llu nodes, expected %llu", e[i].fen, d,
@@ -65,7 +65,7 @@ static void check_moves(const df_board *b)
     static df_move ref[DF_MAX_MOVES];
     df_move_list all, captures, quiets;
     const int n = ref_legal_moves(b, ref);
-    df_generate_legal(b, &all);
+    df_generate_legal(&all, b);
     if ((int)all.count != n)
         fail_msg("%s: %u moves, the reference has %d", fen_of(b), all.count, n);
     qsort(ref, (size_t)n, sizeof ref[0], by_value);
@@ -73,12 +73,12 @@ static void check_moves(const df_board *b)
     for (int i = 0; i < n; i++)
         if (ref[i] != all.moves[i]) {
             char uci[DF_UCI_MAX];
-            df_move_to_uci(b, ref[i], uci);
+            df_move_to_uci(uci, b, ref[i]);
             fail_msg("%s: move %d differs (reference %s)", fen_of(b), i, uci);
         }
     assert_int_equal(all.count, df_count_legal(b));
-    df_generate_captures(b, &captures);
-    df_generate_quiets(b, &quiets);
+    df_generate_captures(&captures, b);
+    df_generate_quiets(&quiets, b);
     assert_int_equal(all.count, captures.count + quiets.count);
     for (uint32_t i = 0; i < captures.count; i++)
         assert_true(df_move_is_capture(b, captures.moves[i]));
@@ -123,14 +123,14 @@ static void test_many_moves(void **state)
         assert_true(df_board_playable(&b));
         check_moves(&b);
         df_move_list list;
-        df_generate_legal(&b, &list);
+        df_generate_legal(&list, &b);
         assert_int_equal(cases[i].moves, list.count);
         uint64_t nodes;
-        assert_int_equal(DF_OK, df_perft(&b, 2, &nodes));
+        assert_int_equal(DF_OK, df_perft(&nodes, &b, 2));
     }
     df_board b = dft_fen(cases[0].fen);
     uint64_t nodes;
-    assert_int_equal(DF_OK, df_perft(&b, 2, &nodes));
+    assert_int_equal(DF_OK, df_perft(&nodes, &b, 2));
     assert_int_equal(21, nodes);
 }
 
@@ -148,13 +148,13 @@ static void test_unplayable(void **state)
         df_board b = dft_fen(fens[i]);
         assert_false(df_board_playable(&b));
         uint64_t nodes = 12345;
-        assert_int_equal(DF_ERR_BOARD, df_perft(&b, 2, &nodes));
+        assert_int_equal(DF_ERR_BOARD, df_perft(&nodes, &b, 2));
         assert_int_equal(12345, nodes);
     }
     df_board b = dft_fen(DF_FEN_START);
     uint64_t nodes;
-    assert_int_equal(DF_ERR_ARGUMENT, df_perft(&b, -1, &nodes));
-    assert_int_equal(DF_ERR_ARGUMENT, df_perft(&b, 1, NULL));
+    assert_int_equal(DF_ERR_ARGUMENT, df_perft(&nodes, &b, -1));
+    assert_int_equal(DF_ERR_ARGUMENT, df_perft(NULL, &b, 1));
 }
 
 /* Boards equal in everything a position is: the rooks of rights no longer held do not count. */
@@ -188,18 +188,18 @@ static void test_make_move_playouts(void **state)
         dft_rand_game_position(&b);
         for (int ply = 0; ply < 200; ply++) {
             df_move_list list;
-            df_generate_legal(&b, &list);
+            df_generate_legal(&list, &b);
             if (!list.count) break;
             for (uint32_t i = 0; i < list.count; i++) {
                 df_board got, want;
-                df_make_move(&b, list.moves[i], &got);
+                df_make_move(&got, &b, list.moves[i]);
                 ref_make_move(&want, &b, list.moves[i]);
                 assert_same_board(&want, &got, fen_of(&b));
                 assert_true(got.key == df_polyglot_key(&got));
                 kinds[df_move_kind_of(list.moves[i])]++;
                 made++;
             }
-            df_make_move(&b, list.moves[dft_rand() % list.count], &b);
+            df_make_move(&b, &b, list.moves[dft_rand() % list.count]);
         }
     }
     print_message("%ld moves made: %ld normal, %ld promotions, %ld en passant, %ld castling\n",
@@ -232,8 +232,8 @@ static void test_polyglot_published_keys(void **state)
         for (char *save, *uci = strtok_r(moves, " ", &save); uci;
              uci = strtok_r(NULL, " ", &save)) {
             df_move m;
-            assert_int_equal(DF_OK, df_move_from_uci(&b, uci, strlen(uci), &m));
-            df_make_move(&b, m, &b);
+            assert_int_equal(DF_OK, df_move_from_uci(&m, &b, uci, strlen(uci)));
+            df_make_move(&b, &b, m);
         }
         if (b.key != cases[i].key)
             fail_msg("after \"%s\": 0x%016llx, expected 0x%016llx", cases[i].moves,
@@ -251,7 +251,7 @@ static void test_null_move(void **state)
         df_board b, n;
         dft_rand_game_position(&b);
         if (df_checkers(&b)) continue;
-        df_make_null_move(&b, &n);
+        df_make_null_move(&n, &b);
         assert_int_equal(b.stm ^ 1, n.stm);
         assert_int_equal(DF_SQUARE_NONE, n.ep);
         assert_true(n.key == df_polyglot_key(&n));
@@ -286,13 +286,13 @@ static void test_gives_check(void **state)
         df_board b;
         dft_rand_game_position(&b);
         df_move_list list;
-        df_generate_legal(&b, &list);
+        df_generate_legal(&list, &b);
         for (uint32_t k = 0; k < list.count; k++) {
             const int want = ref_gives_check(&b, list.moves[k]);
             counts[want]++;
             if (want != df_gives_check(&b, list.moves[k])) {
                 char uci[DF_UCI_MAX];
-                df_move_to_uci(&b, list.moves[k], uci);
+                df_move_to_uci(uci, &b, list.moves[k]);
                 fail_msg("%s: %s gives %d, expected %d", fen_of(&b), uci,
                          df_gives_check(&b, list.moves[k]), want);
             }
@@ -304,10 +304,10 @@ static void test_gives_check(void **state)
     /* Castling giving check with the rook; en passant uncovering a rank. */
     df_board b = dft_fen("5k2/8/8/8/8/8/8/4K2R w K - 0 1");
     df_move m;
-    assert_int_equal(DF_OK, df_move_from_uci(&b, "e1g1", 4, &m));
+    assert_int_equal(DF_OK, df_move_from_uci(&m, &b, "e1g1", 4));
     assert_int_equal(DF_CHECK_DIRECT, df_gives_check(&b, m));
     b = dft_fen("8/8/8/8/K2Pp2q/8/8/7k b - d3 0 1");
-    assert_int_equal(DF_OK, df_move_from_uci(&b, "e4d3", 4, &m));
+    assert_int_equal(DF_OK, df_move_from_uci(&m, &b, "e4d3", 4));
     assert_int_equal(DF_CHECK_DISCOVERED, df_gives_check(&b, m));
 }
 
@@ -318,7 +318,7 @@ static void test_is_legal(void **state)
         df_board b;
         dft_rand_game_position(&b);
         df_move_list list;
-        df_generate_legal(&b, &list);
+        df_generate_legal(&list, &b);
         for (uint32_t k = 0; k < list.count; k++) assert_true(df_move_is_legal(&b, list.moves[k]));
         const df_move any = (df_move)dft_rand();
         bool listed = false;

@@ -7,7 +7,7 @@
 static const char *fen_of(const df_board *b)
 {
     static char buf[DF_FEN_MAX];
-    df_fen_format(b, buf, sizeof buf);
+    df_fen_format(buf, sizeof buf, b, DF_FEN_STANDARD);
     return buf;
 }
 
@@ -19,21 +19,21 @@ static void test_round_trips(void **state)
         df_board b;
         dft_rand_game_position(&b);
         df_move_list list;
-        df_generate_legal(&b, &list);
+        df_generate_legal(&list, &b);
         for (uint32_t k = 0; k < list.count; k++) {
             const df_move m = list.moves[k];
             char uci[DF_UCI_MAX], san[DF_SAN_MAX];
             df_move back;
-            const size_t ul = df_move_to_uci(&b, m, uci), sl = df_move_to_san(&b, m, san);
+            const size_t ul = df_move_to_uci(uci, &b, m), sl = df_move_to_san(san, &b, m);
             assert_int_equal(strlen(uci), ul);
             assert_int_equal(strlen(san), sl);
-            if (df_move_from_uci(&b, uci, ul, &back) != DF_OK || back != m)
+            if (df_move_from_uci(&back, &b, uci, ul) != DF_OK || back != m)
                 fail_msg("%s: UCI %s does not read back", fen_of(&b), uci);
-            if (df_move_from_san(&b, san, sl, &back) != DF_OK || back != m)
+            if (df_move_from_san(&back, &b, san, sl) != DF_OK || back != m)
                 fail_msg("%s: SAN %s does not read back", fen_of(&b), san);
             /* A SAN ends in + or # exactly when the move checks, in # exactly at mate. */
             df_board child;
-            df_make_move(&b, m, &child);
+            df_make_move(&child, &b, m);
             const bool check = df_checkers(&child) != 0, mate = check && !df_count_legal(&child);
             assert_int_equal(check, san[sl - 1] == '+' || san[sl - 1] == '#');
             assert_int_equal(mate, san[sl - 1] == '#');
@@ -74,12 +74,12 @@ static void test_cases(void **state)
         const notation_case *c = &cases[i];
         df_board b = dft_fen(c->fen);
         df_move m, s;
-        if (df_move_from_uci(&b, c->uci, strlen(c->uci), &m) != DF_OK)
+        if (df_move_from_uci(&m, &b, c->uci, strlen(c->uci)) != DF_OK)
             fail_msg("%s: %s not legal", c->fen, c->uci);
         char san[DF_SAN_MAX];
-        df_move_to_san(&b, m, san);
+        df_move_to_san(san, &b, m);
         assert_string_equal(c->san, san);
-        assert_int_equal(DF_OK, df_move_from_san(&b, c->san, strlen(c->san), &s));
+        assert_int_equal(DF_OK, df_move_from_san(&s, &b, c->san, strlen(c->san)));
         assert_int_equal(m, s);
     }
 }
@@ -91,22 +91,22 @@ static void test_chess960(void **state)
     df_board b = dft_fen960("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1");
     df_move m;
     char uci[DF_UCI_MAX], san[DF_SAN_MAX];
-    assert_int_equal(DF_OK, df_move_from_uci(&b, "e1g1", 4, &m));
+    assert_int_equal(DF_OK, df_move_from_uci(&m, &b, "e1g1", 4));
     assert_int_equal(DF_MOVE_CASTLING, df_move_kind_of(m));
-    df_move_to_uci(&b, m, uci);
+    df_move_to_uci(uci, &b, m);
     assert_string_equal("e1g1", uci);
-    df_move_to_san(&b, m, san);
+    df_move_to_san(san, &b, m);
     assert_string_equal("O-O", san);
     /* In Chess960 king-to-destination is not castling: e1c1 is not a legal move here. */
-    assert_int_equal(DF_ERR_MOVE, df_move_from_uci(&b, "e1c1", 4, &m));
-    assert_int_equal(DF_OK, df_move_from_uci(&b, "e1b1", 4, &m));
-    df_move_to_san(&b, m, san);
+    assert_int_equal(DF_ERR_MOVE, df_move_from_uci(&m, &b, "e1c1", 4));
+    assert_int_equal(DF_OK, df_move_from_uci(&m, &b, "e1b1", 4));
+    df_move_to_san(san, &b, m);
     assert_string_equal("O-O-O", san);
     /* A standard board reads castling both ways. */
     b = dft_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     df_move a, h;
-    assert_int_equal(DF_OK, df_move_from_uci(&b, "e1g1", 4, &a));
-    assert_int_equal(DF_OK, df_move_from_uci(&b, "e1h1", 4, &h));
+    assert_int_equal(DF_OK, df_move_from_uci(&a, &b, "e1g1", 4));
+    assert_int_equal(DF_OK, df_move_from_uci(&h, &b, "e1h1", 4));
     assert_int_equal(a, h);
 }
 
@@ -117,24 +117,24 @@ static void test_lenient_and_strict(void **state)
     df_move m;
     static const char *const ok[] = {"Nbd2", "Nbd2+", "Nb1d2", "Nbd2!?", "Nc3", "N1c3"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-        if (df_move_from_san(&b, ok[i], strlen(ok[i]), &m) != DF_OK) fail_msg("refused %s", ok[i]);
+        if (df_move_from_san(&m, &b, ok[i], strlen(ok[i])) != DF_OK) fail_msg("refused %s", ok[i]);
     static const char *const bad[] = {"Nd2",   "Ke3x", "Qd2",  "N",      "",    "Nbd9",
                                       "Nbdd2", "xd2",  "e8=Q", "Nbd2=Q", "O-O", "\xff\x01"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        if (df_move_from_san(&b, bad[i], strlen(bad[i]), &m) == DF_OK)
+        if (df_move_from_san(&m, &b, bad[i], strlen(bad[i])) == DF_OK)
             fail_msg("accepted '%s'", bad[i]);
     b = dft_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
-    assert_int_equal(DF_OK, df_move_from_san(&b, "b8Q", 3, &m));
+    assert_int_equal(DF_OK, df_move_from_san(&m, &b, "b8Q", 3));
     assert_int_equal(DF_QUEEN, df_move_promotion(m));
-    assert_int_equal(DF_ERR_MOVE, df_move_from_san(&b, "b8", 2, &m)); /* which piece? */
+    assert_int_equal(DF_ERR_MOVE, df_move_from_san(&m, &b, "b8", 2)); /* which piece? */
     b = dft_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    assert_int_equal(DF_OK, df_move_from_san(&b, "0-0-0", 5, &m));
+    assert_int_equal(DF_OK, df_move_from_san(&m, &b, "0-0-0", 5));
     static const char *const bad_uci[] = {"e2", "e2e9", "e7e8k", "e1e1", "a1a1q", "zzzz", "e2e4qq"};
     b = dft_fen(DF_FEN_START);
     for (size_t i = 0; i < sizeof bad_uci / sizeof bad_uci[0]; i++)
-        assert_int_equal(DF_ERR_MOVE, df_move_from_uci(&b, bad_uci[i], strlen(bad_uci[i]), &m));
+        assert_int_equal(DF_ERR_MOVE, df_move_from_uci(&m, &b, bad_uci[i], strlen(bad_uci[i])));
     char uci[DF_UCI_MAX];
-    df_move_to_uci(&b, DF_MOVE_NONE, uci);
+    df_move_to_uci(uci, &b, DF_MOVE_NONE);
     assert_string_equal("0000", uci);
 }
 

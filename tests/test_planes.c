@@ -15,7 +15,7 @@ static void ref_planes(uint8_t *o, const df_board *b)
     df_attack_map m[2];
     ref_attack_map(&m[0], b, DF_WHITE);
     ref_attack_map(&m[1], b, DF_BLACK);
-    df_pins_checks ks;
+    df_king_safety_sets ks;
     ref_king_safety(&ks, b);
     for (int sq = 0; sq < 64; sq++) {
         const df_bb bit = UINT64_C(1) << sq;
@@ -51,7 +51,7 @@ static void assert_planes(const uint8_t *want, const uint8_t *got, const df_boar
     for (int p = 0; p < DF_PLANES * 64; p++)
         if (want[p] != got[p]) {
             char fen[DF_FEN_MAX];
-            df_fen_format(b, fen, sizeof fen);
+            df_fen_format(fen, sizeof fen, b, DF_FEN_STANDARD);
             fail_msg("%s: plane %s, square %d: %d, expected %d", fen, df_plane_name(p / 64), p % 64,
                      got[p], want[p]);
         }
@@ -94,7 +94,7 @@ static void test_threads_and_inputs(void **state)
         boards[i].ep = DF_SQUARE_NONE;
         boards[i].halfmove = 0;
         boards[i].fullmove = 1;
-        df_fen_format(&boards[i], text[i], sizeof text[i]);
+        df_fen_format(text[i], sizeof text[i], &boards[i], DF_FEN_STANDARD);
         fens[i] = text[i];
         lens[i] = strlen(text[i]);
         for (int c = 0; c < 2; c++)

@@ -19,13 +19,13 @@ static void test_against_reference(void **state)
             if (!df_board_playable(&b)) continue;
         }
         df_move_list list;
-        df_generate_legal(&b, &list);
+        df_generate_legal(&list, &b);
         for (uint32_t k = 0; k < list.count; k++) {
             const int want = ref_see(&b, list.moves[k]), got = df_see(&b, list.moves[k]);
             if (want != got) {
                 char fen[DF_FEN_MAX], uci[DF_UCI_MAX];
-                df_fen_format(&b, fen, sizeof fen);
-                df_move_to_uci(&b, list.moves[k], uci);
+                df_fen_format(fen, sizeof fen, &b, DF_FEN_STANDARD);
+                df_move_to_uci(uci, &b, list.moves[k]);
                 fail_msg("%s: SEE of %s is %d, the reference says %d", fen, uci, got, want);
             }
             assert_int_equal(true, df_see_ge(&b, list.moves[k], got));
@@ -78,7 +78,7 @@ static void test_cases(void **state)
         const see_case *c = &cases[i];
         df_board b = dft_fen(c->fen);
         df_move m;
-        if (df_move_from_uci(&b, c->uci, strlen(c->uci), &m) != DF_OK)
+        if (df_move_from_uci(&m, &b, c->uci, strlen(c->uci)) != DF_OK)
             fail_msg("%s: %s is not legal", c->fen, c->uci);
         if (df_see(&b, m) != c->see || ref_see(&b, m) != c->see)
             fail_msg("%s %s: SEE %d, reference %d, expected %d", c->fen, c->uci, df_see(&b, m),

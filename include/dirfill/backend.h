@@ -2,11 +2,14 @@
  * @file backend.h
  * @brief Run-time backend selection: which instruction set the dispatched calls use.
  *
- * Backends, best first: "avx512" (AVX-512 F and VL), "avx2", "scalar" (any CPU). Every
- * backend computes identical results. The active one is resolved on the first dispatched
- * call from the environment variable DIRFILL_BACKEND (scalar|avx2|avx512|auto, read once);
- * a value this CPU cannot run, or an unknown one, falls back to the best supported backend,
- * so the library never executes an instruction the CPU lacks.
+ * Backends, best first: "avx512" (AVX-512 F and VL), "avx2", "scalar" (64-bit integer code;
+ * on x86-64 built with POPCNT) and, on x86-64 only, "scalar-baseline" (the same without
+ * POPCNT, for CPUs that lack it). Every backend computes identical results. The active one is
+ * resolved on the first dispatched call from the environment variable DIRFILL_BACKEND (a
+ * backend name or auto; read once); a value this CPU cannot run, or an unknown one (names are
+ * exact: "AVX2" and "avx2 " are unknown), falls back to the best supported backend, so the
+ * library never executes an instruction the CPU lacks; df_backend_env_status says whether
+ * that happened.
  */
 #ifndef DIRFILL_BACKEND_H
 #define DIRFILL_BACKEND_H
@@ -22,7 +25,8 @@ extern "C" {
 
 /** One compiled backend and whether this machine can run it. */
 typedef struct df_backend_info {
-    const char *name; /**< "scalar", "avx2" or "avx512" (a constant string) */
+    const char *name; /**< "avx512", "avx2", "scalar" or "scalar-baseline" (a constant
+                           string) */
     bool supported;   /**< whether this CPU and OS can run it */
 } df_backend_info;
 
@@ -34,6 +38,12 @@ DF_API size_t df_backend_count(void);
 /** Fills *out for backend i (0 <= i < df_backend_count(), best first); false when i is out
  *  of range or out is NULL. Thread-safe. */
 DF_API bool df_backend_info_at(size_t i, df_backend_info *out);
+/** What became of DIRFILL_BACKEND: DF_OK when it was unset, empty, "auto" or a backend this
+ *  CPU runs (and so is in use), DF_ERR_UNKNOWN_BACKEND or DF_ERR_UNSUPPORTED_BACKEND when it
+ *  was ignored for the best supported backend. Resolves the backend first; when
+ *  df_backend_select came before any dispatched call the variable was never read (DF_OK).
+ *  Thread-safe. */
+DF_API df_status df_backend_env_status(void);
 /** Makes every later dispatched call use the named backend ("auto": the best supported).
  *  Returns DF_OK, DF_ERR_UNKNOWN_BACKEND (also for NULL or "") or DF_ERR_UNSUPPORTED_BACKEND;
  *  nothing changes on an error. Thread-safe, also while other threads compute: a call

@@ -56,7 +56,10 @@ typedef struct df_board {
     uint32_t fullmove; /**< the move number, starting at 1 */
     uint8_t stm;       /**< side to move, a df_color */
     uint8_t castling;  /**< castling rights, df_castling bits */
-    uint8_t ep;        /**< en-passant target square, or DF_SQUARE_NONE */
+    uint8_t ep;        /**< en-passant target square, or DF_SQUARE_NONE. Set only when a pawn
+                            of the side to move stands next to the pawn that just moved two
+                            squares (the Polyglot rule): the capture may still be illegal
+                            (pin, check); df_fen_format can write the strictly legal form */
     uint8_t chess960;  /**< nonzero: Chess960 castling and Shredder-FEN output */
     uint8_t castle_rook[DF_CASTLE_RIGHTS]; /**< the rook of each right (a square), valid while
                                               the right is held */
@@ -84,6 +87,13 @@ static inline df_piece_type df_board_type_at(const df_board *b, df_square sq)
 /** The side to move. */
 static inline df_color df_board_stm(const df_board *b) { return (df_color)(b->stm & 1); }
 
+/** Whether b keeps the invariants of every board df_fen_parse, df_board_from_pieces and
+ *  df_make_move produce: colour and piece sets disjoint and covering the same squares, one
+ *  king per side, no pawn on the first or last rank, castling rights whose king and rook stand
+ *  on their first rank (rook on the right's side), an en-passant square empty, behind an enemy
+ *  pawn, on the side to move's sixth rank. Every other call of the library may assume them: check a board
+ *  built or changed by hand (or read from outside) with this first. NULL: false. */
+DF_API bool df_board_is_valid(const df_board *b);
 /** Whether the board has a legal move tree: false when the side not to move is in check
  *  (its king could be captured, adjacent kings included), which no game reaches. The move
  *  generator, perft, make-move, SAN and SEE require a board for which this is true; attack
@@ -141,23 +151,29 @@ typedef struct df_fen_error {
 /** The start position. */
 #define DF_FEN_START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
-/** Flags of df_fen_parse. */
+/** Flags of df_fen_parse and df_fen_format (bits). */
 typedef enum df_fen_flags {
-    DF_FEN_STANDARD = 0, /**< castling field KQkq, king and rooks on their home squares */
-    DF_FEN_CHESS960 = 1  /**< Chess960: the castling field may name rook files (Shredder-FEN,
-                              "HAha") or use KQkq for the outermost rook of each side (X-FEN) */
+    DF_FEN_STANDARD = 0, /**< parse: castling field KQkq, king and rooks on their home squares;
+                              format: the en-passant square as the board holds it */
+    DF_FEN_CHESS960 = 1, /**< parse: Chess960, the castling field may name rook files
+                              (Shredder-FEN, "HAha") or use KQkq for the outermost rook of each
+                              side (X-FEN). Format: no effect (the board knows) */
+    DF_FEN_LEGAL_EP = 2  /**< format: write the en-passant square only when a legal en-passant
+                              capture exists (python-chess's default); parse: no effect */
 } df_fen_flags;
 
-/** Parses len bytes of text (any bytes: no NUL needed, none read past len). Fields are
- *  separated by runs of spaces or tabs; leading and trailing white space and a final CR are
- *  ignored; the two counters may be omitted (then 0 and 1). Returns DF_OK, or DF_ERR_FEN with
- *  *err filled (err may be NULL); *b is then unchanged. */
-DF_API df_status df_fen_parse(df_board *b, const char *text, size_t len, df_fen_flags flags,
+/** Parses len bytes of text into *out (any bytes: no NUL needed, none read past len). Fields
+ *  are separated by runs of spaces or tabs; leading and trailing white space and a final CR
+ *  are ignored; the two counters may be omitted (then 0 and 1). The en-passant square is kept
+ *  only when a pawn of the side to move stands next to the pawn that moved (df_board.ep).
+ *  Returns DF_OK, or DF_ERR_FEN with *err filled (err may be NULL); *out is then unchanged. */
+DF_API df_status df_fen_parse(df_board *out, const char *text, size_t len, df_fen_flags flags,
                               df_fen_error *err);
-/** Writes the normalized six-field FEN (Shredder-FEN castling for a Chess960 board) into
- *  buf; DF_FEN_MAX bytes always suffice. Returns its length, or the length it would need
- *  (snprintf rules). */
-DF_API size_t df_fen_format(const df_board *b, char *buf, size_t size);
+/** Writes the normalized six-field FEN of b into buf (Shredder-FEN castling for a Chess960
+ *  board); DF_FEN_MAX bytes always suffice. The en-passant field is df_board.ep, or with
+ *  DF_FEN_LEGAL_EP "-" unless a legal en-passant capture exists. Returns the FEN's length, or
+ *  the length it would need (snprintf rules). */
+DF_API size_t df_fen_format(char *buf, size_t size, const df_board *b, df_fen_flags flags);
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 /** The check and pin sets of the side to move, as the program's contract defines them. */
-typedef struct df_pins_checks {
+typedef struct df_king_safety_sets {
     df_bb checkers;    /**< enemy pieces attacking the side-to-move king (an adjacent enemy
                             king too) */
     df_bb pinned;      /**< own pieces alone between the own king and an enemy slider moving
@@ -22,13 +22,13 @@ typedef struct df_pins_checks {
     df_bb check_block; /**< empty squares strictly between the king and each sliding checker */
     df_bb discoverers; /**< own pieces (the king included) alone between an own slider and the
                             enemy king, on a line that slider moves along */
-} df_pins_checks;
+} df_king_safety_sets;
 
 /** King safety of the side to move by opposite rays (dispatched). Any board with one king
  *  per side, legal or not. */
-DF_API void df_king_safety(df_pins_checks *out, const df_board *b);
+DF_API void df_king_safety(df_king_safety_sets *out, const df_board *b);
 /** The same without the discoverers (left empty): what a legal move generator needs. */
-DF_API void df_checks_and_pins(df_pins_checks *out, const df_board *b);
+DF_API void df_checks_and_pins(df_king_safety_sets *out, const df_board *b);
 
 #ifdef __cplusplus
 }

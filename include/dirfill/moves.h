@@ -77,24 +77,40 @@ typedef struct df_move_list {
 } df_move_list;
 
 /** All legal moves of the side to move (dispatched). */
-DF_API void df_generate_legal(const df_board *b, df_move_list *out);
+DF_API void df_generate_legal(df_move_list *out, const df_board *b);
 /** The legal moves that capture a piece, en passant and capturing promotions included. */
-DF_API void df_generate_captures(const df_board *b, df_move_list *out);
+DF_API void df_generate_captures(df_move_list *out, const df_board *b);
 /** The other legal moves: non-captures, castling and non-capturing promotions included. */
-DF_API void df_generate_quiets(const df_board *b, df_move_list *out);
+DF_API void df_generate_quiets(df_move_list *out, const df_board *b);
 /** The number of legal moves, without listing them (bulk counting; dispatched). */
 DF_API uint64_t df_count_legal(const df_board *b);
+/** The deepest df_perft counts. Its recursion takes about 1.6 KB of stack a ply, so the
+ *  maximum fits in any thread's stack (about 100 KB); a position with one legal move a ply
+ *  is counted to this depth at once, the start position never finishes (see
+ *  df_perft_interruptible). */
+#define DF_PERFT_MAX_DEPTH 64
+
 /** Leaf nodes of the legal move tree to depth (depth 0: 1) in *nodes. Returns DF_ERR_BOARD
- *  when the board is not playable (df_board_playable), DF_ERR_ARGUMENT when depth < 0 or a
- *  pointer is NULL. Dispatched: bulk counting at the last ply. */
-DF_API df_status df_perft(const df_board *b, int depth, uint64_t *nodes);
+ *  when the board is not playable (df_board_playable), DF_ERR_ARGUMENT when depth is not
+ *  0..DF_PERFT_MAX_DEPTH or a pointer is NULL. Dispatched: bulk counting at the last ply. */
+DF_API df_status df_perft(uint64_t *nodes, const df_board *b, int depth);
+/** df_perft that asks interrupt (may be NULL) now and then whether to stop, and then returns
+ *  DF_ERR_INTERRUPTED with *nodes unchanged. Subtrees of up to 3 plies are counted between
+ *  two questions: a few milliseconds each (tens with hundreds of moves a ply). */
+DF_API df_status df_perft_interruptible(uint64_t *nodes, const df_board *b, int depth,
+                                        const df_interrupt *interrupt);
 
 /** Copy-make: *out = b after the legal move m, castling rights, en passant, counters and the
- *  Polyglot key updated incrementally. out may be b. The en-passant square is set only when
- *  a pawn of the side to move can capture there. */
-DF_API void df_make_move(const df_board *b, df_move m, df_board *out);
+ *  Polyglot key updated incrementally. out may be b. The en-passant square is set as
+ *  df_board.ep says. m must be legal (asserted in debug builds; an illegal move corrupts the
+ *  board): for moves from outside (a user, a file, a hash table) use df_make_move_checked. */
+DF_API void df_make_move(df_board *out, const df_board *b, df_move m);
+/** df_make_move for a move that may be anything: DF_OK, DF_ERR_BOARD when b is not playable,
+ *  DF_ERR_MOVE when m is not one of its legal moves (then *out is unchanged). It costs one
+ *  move generation more (about 50 ns). */
+DF_API df_status df_make_move_checked(df_board *out, const df_board *b, df_move m);
 /** *out = b with the side to move passed (a null move, for search); en passant cleared. */
-DF_API void df_make_null_move(const df_board *b, df_board *out);
+DF_API void df_make_null_move(df_board *out, const df_board *b);
 /** Whether m is a legal move of b (any 16-bit value may be asked about). */
 DF_API bool df_move_is_legal(const df_board *b, df_move m);
 /** Whether the legal move m captures a piece (en passant included). */
@@ -117,17 +133,17 @@ DF_API int df_gives_check(const df_board *b, df_move m);
 #define DF_SAN_MAX 8
 /** Writes m in UCI notation (e2e4, e7e8q; castling as e1g1 in standard chess, as the king
  *  taking its own rook, e1h1, on a Chess960 board). Returns the length. Any board. */
-DF_API size_t df_move_to_uci(const df_board *b, df_move m, char out[DF_UCI_MAX]);
+DF_API size_t df_move_to_uci(char out[DF_UCI_MAX], const df_board *b, df_move m);
 /** Reads a legal move in UCI notation (len bytes). Castling is accepted in both forms
  *  (e1g1 and e1h1) on a standard board. Returns DF_OK or DF_ERR_MOVE (*out unchanged). */
-DF_API df_status df_move_from_uci(const df_board *b, const char *text, size_t len, df_move *out);
+DF_API df_status df_move_from_uci(df_move *out, const df_board *b, const char *text, size_t len);
 /** Writes the legal move m in Standard Algebraic Notation, with disambiguation, x, =Q,
  *  O-O / O-O-O and + or #. Returns the length. */
-DF_API size_t df_move_to_san(const df_board *b, df_move m, char out[DF_SAN_MAX]);
+DF_API size_t df_move_to_san(char out[DF_SAN_MAX], const df_board *b, df_move m);
 /** Reads a legal move in SAN (len bytes): annotations (+ # ! ?) and redundant disambiguation
  *  are accepted, as are 0-0 and promotions without '='. Returns DF_OK, or DF_ERR_MOVE for text
  *  that is malformed, matches no legal move or more than one (*out unchanged). */
-DF_API df_status df_move_from_san(const df_board *b, const char *text, size_t len, df_move *out);
+DF_API df_status df_move_from_san(df_move *out, const df_board *b, const char *text, size_t len);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,8 @@
 #ifndef DIRFILL_STATUS_H
 #define DIRFILL_STATUS_H
 
+#include <stdbool.h>
+
 #include "export.h"
 
 #ifdef __cplusplus
@@ -20,8 +22,16 @@ typedef enum df_status {
     DF_ERR_MOVE = -4,                /**< a move's text is malformed, ambiguous or illegal */
     DF_ERR_BOARD = -5,               /**< a board is not one the call accepts (see its doc) */
     DF_ERR_ARGUMENT = -6,            /**< an argument is out of range (a NULL pointer, ...) */
-    DF_ERR_THREADS = -7              /**< a thread could not be started */
+    DF_ERR_INTERRUPTED = -7          /**< a df_interrupt asked a long call to stop */
 } df_status;
+
+/** A way to stop a long call (df_perft_interruptible): the call asks requested(ctx) between
+ *  pieces of its work, a few milliseconds apart at most, and returns DF_ERR_INTERRUPTED as soon
+ *  as the answer is true. requested runs on the calling thread. */
+typedef struct df_interrupt {
+    bool (*requested)(void *ctx); /**< true: stop now */
+    void *ctx;                    /**< handed to requested */
+} df_interrupt;
 
 /** A constant English phrase for a status ("ok", "unknown backend", ...). Thread-safe. */
 DF_API const char *df_status_string(df_status s);

@@ -94,11 +94,11 @@ static PyObject *py_analyze(PyObject *self, PyObject *args, PyObject *kw)
     df_board b;
     if (board_from_args(&b, args, kw) < 0) return NULL;
     df_attack_map m[2];
-    df_pins_checks ks;
+    df_king_safety_sets ks;
     char text[DF_FEN_MAX];
     Py_BEGIN_ALLOW_THREADS df_attack_maps(m, &b);
     df_king_safety(&ks, &b);
-    Py_END_ALLOW_THREADS df_fen_format(&b, text, sizeof text);
+    Py_END_ALLOW_THREADS df_fen_format(text, sizeof text, &b, DF_FEN_STANDARD);
     PyObject *d = PyDict_New();
     if (!d) return NULL;
     const int bad = put_object(d, "fen", PyUnicode_FromString(text)) < 0 ||
@@ -316,7 +316,7 @@ static PyObject *py_perft(PyObject *self, PyObject *args, PyObject *kw)
     if (depth < 0) return PyErr_Format(PyExc_ValueError, "depth must be 0 or more, not %d", depth);
     uint64_t nodes = 0;
     df_status s;
-    Py_BEGIN_ALLOW_THREADS s = df_perft(&b, depth, &nodes);
+    Py_BEGIN_ALLOW_THREADS s = df_perft(&nodes, &b, depth);
     Py_END_ALLOW_THREADS if (s != DF_OK) return PyErr_Format(
         PyExc_ValueError, "no legal move tree: the side not to move is in check");
     return PyLong_FromUnsignedLongLong(nodes);
@@ -330,11 +330,11 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args, PyObject *kw)
     if (!df_board_playable(&b))
         return PyErr_Format(PyExc_ValueError, "the side not to move is in check");
     df_move_list list;
-    df_generate_legal(&b, &list);
+    df_generate_legal(&list, &b);
     PyObject *out = PyList_New((Py_ssize_t)list.count);
     for (uint32_t i = 0; out && i < list.count; i++) {
         char uci[DF_UCI_MAX];
-        df_move_to_uci(&b, list.moves[i], uci);
+        df_move_to_uci(uci, &b, list.moves[i]);
         PyObject *s = PyUnicode_FromString(uci);
         if (!s)
             Py_CLEAR(out);
@@ -357,11 +357,11 @@ static PyObject *py_push(PyObject *self, PyObject *args, PyObject *kw)
     df_board b;
     if (parse_board(&b, fen, chess960) < 0) return NULL;
     df_move m;
-    if (!df_board_playable(&b) || df_move_from_uci(&b, uci, (size_t)len, &m) != DF_OK)
+    if (!df_board_playable(&b) || df_move_from_uci(&m, &b, uci, (size_t)len) != DF_OK)
         return PyErr_Format(PyExc_ValueError, "%s is not a legal move here", uci);
-    df_make_move(&b, m, &b);
+    df_make_move(&b, &b, m);
     char text[DF_FEN_MAX];
-    df_fen_format(&b, text, sizeof text);
+    df_fen_format(text, sizeof text, &b, DF_FEN_STANDARD);
     return PyUnicode_FromString(text);
 }
 

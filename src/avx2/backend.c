@@ -146,7 +146,7 @@ static inline simde__m256i df__or4(simde__m256i a, simde__m256i b, simde__m256i 
                                 simde_mm256_permute2x128_si256(ab, cd, 0x31));
 }
 
-static inline void df__pin_scan(df_pins_checks *o, df_square ksq, df_bb own, df_bb enemy,
+static inline void df__pin_scan(df_king_safety_sets *o, df_square ksq, df_bb own, df_bb enemy,
                                 df_bb e_orth, df_bb e_diag)
 {
     simde__m256i pos = df__ray_row(ksq, 0), neg = df__ray_row(ksq, 1);

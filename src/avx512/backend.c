@@ -184,7 +184,7 @@ static inline df_bb df__or8(v8 x)
     return (df_bb)(simde_mm_extract_epi64(q, 0) | simde_mm_extract_epi64(q, 1));
 }
 
-static inline void df__pin_scan(df_pins_checks *o, df_square ksq, df_bb own, df_bb enemy,
+static inline void df__pin_scan(df_king_safety_sets *o, df_square ksq, df_bb own, df_bb enemy,
                                 df_bb e_orth, df_bb e_diag)
 {
     const v8 sl = df__alternate(e_orth, e_diag);

@@ -1,7 +1,6 @@
-/* The scalar backend: eight independent Kogge-Stone fills, one per direction. Built with
- * baseline flags (the compiler may still auto-vectorise the loops with SSE2) and, on x86,
- * again with -mpopcnt as DF_BUILD_SCALAR_POPCNT; both tables are named "scalar" and the
- * dispatcher takes the POPCNT one where the CPU has it. */
+/* The scalar backend: eight independent Kogge-Stone fills, one per direction, in 64-bit
+ * general-purpose registers. GCC may still auto-vectorise the batch loops with SSE2 (the README
+ * measures what that is worth). */
 #include "dirfill.h"
 
 static inline void df__rays_of(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
@@ -23,13 +22,20 @@ static inline void df__square_rays2(df_rays *out, df_square sq, df_bb occ_orth, 
             df_square_ray(sq, df_dir_is_orthogonal((df_dir)d) ? occ_orth : occ_diag, (df_dir)d);
 }
 
+/* On x86-64 two builds: "scalar" with POPCNT (what an engine compiles to; the move generator
+ * sums popcounts) and "scalar-baseline" for CPUs without it. Elsewhere one, "scalar". */
 #ifdef DF_BUILD_SCALAR_POPCNT
 #define DF__BACKEND_SYMBOL df__backend_scalar_popcnt
 #define DF__CPU_SUPPORTS   df__cpu_has_popcnt
+#define DF__BACKEND_NAME   "scalar"
 #else
 #define DF__BACKEND_SYMBOL df__backend_scalar
 #define DF__CPU_SUPPORTS   df__cpu_always
-#endif
+#ifdef DF_HAVE_SCALAR_POPCNT
+#define DF__BACKEND_NAME "scalar-baseline"
+#else
 #define DF__BACKEND_NAME "scalar"
+#endif
+#endif
 #include "../expand_scalar.h"
 #include "../backend_tpl.h"

@@ -8,7 +8,7 @@ int main(void)
     df_board b;
     const char *fen = "4r2k/8/8/8/8/5n2/8/4K3 w - - 0 1";
     if (df_fen_parse(&b, fen, strlen(fen), DF_FEN_STANDARD, NULL) != DF_OK) return 1;
-    df_pins_checks ks;
+    df_king_safety_sets ks;
     df_king_safety(&ks, &b);
     df_attack_map m[2];
     df_attack_maps(m, &b);

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     df_board b;
     if (fuzz_board(&b, data, size)) {
         df_attack_map want[2], got[2];
-        df_pins_checks ks_want, ks_got;
+        df_king_safety_sets ks_want, ks_got;
         ref_attack_map(&want[0], &b, 0);
         ref_attack_map(&want[1], &b, 1);
         ref_king_safety(&ks_want, &b);

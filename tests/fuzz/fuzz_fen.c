@@ -24,26 +24,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     char text[DF_FEN_MAX];
-    if (df_fen_format(&b, text, sizeof text) >= sizeof text) abort();
+    if (df_fen_format(text, sizeof text, &b, DF_FEN_STANDARD) >= sizeof text) abort();
     if (df_fen_parse(&again, text, strlen(text), flags, NULL) != DF_OK) abort();
     if (memcmp(&b, &again, sizeof b) != 0 || b.key != df_polyglot_key(&b)) abort();
     df_attack_map m[2];
-    df_pins_checks ks;
+    df_king_safety_sets ks;
     df_attack_maps(m, &b);
     df_king_safety(&ks, &b);
     if (ks.pinned & ~b.color[b.stm]) abort();
     /* Where a move tree exists, one ply of it: SAN and UCI of every move read back. */
     if (!df_board_playable(&b)) return 0;
     df_move_list list;
-    df_generate_legal(&b, &list);
+    df_generate_legal(&list, &b);
     for (uint32_t i = 0; i < list.count; i++) {
         char san[DF_SAN_MAX], uci[DF_UCI_MAX];
         df_move back;
-        df_move_to_san(&b, list.moves[i], san);
-        df_move_to_uci(&b, list.moves[i], uci);
-        if (df_move_from_san(&b, san, strlen(san), &back) != DF_OK || back != list.moves[i])
+        df_move_to_san(san, &b, list.moves[i]);
+        df_move_to_uci(uci, &b, list.moves[i]);
+        if (df_move_from_san(&back, &b, san, strlen(san)) != DF_OK || back != list.moves[i])
             abort();
-        if (df_move_from_uci(&b, uci, strlen(uci), &back) != DF_OK || back != list.moves[i])
+        if (df_move_from_uci(&back, &b, uci, strlen(uci)) != DF_OK || back != list.moves[i])
             abort();
         (void)df_see(&b, list.moves[i]);
     }

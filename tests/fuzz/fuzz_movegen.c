@@ -41,16 +41,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < dft_backend_count(); i++) {
         dft_use(dft_backend_at(i));
         df_move_list list;
-        df_generate_legal(&b, &list);
+        df_generate_legal(&list, &b);
         if ((int)list.count != n || df_count_legal(&b) != list.count) abort();
         qsort(list.moves, list.count, sizeof list.moves[0], by_value);
         if (memcmp(ref, list.moves, (size_t)n * sizeof ref[0])) abort();
         uint64_t nodes;
-        if (df_perft(&b, 2, &nodes) != DF_OK || nodes != nodes2) abort();
+        if (df_perft(&nodes, &b, 2) != DF_OK || nodes != nodes2) abort();
     }
     for (int i = 0; i < n; i++) {
         df_board got, want;
-        df_make_move(&b, ref[i], &got);
+        df_make_move(&got, &b, ref[i]);
         ref_make_move(&want, &b, ref[i]);
         if (memcmp(got.color, want.color, sizeof got.color) ||
             memcmp(got.piece, want.piece, sizeof got.piece) || got.key != want.key ||

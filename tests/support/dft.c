@@ -87,14 +87,14 @@ void dft_rand_game_position(df_board *b)
     const int plies = (int)(dft_rand() % 60);
     for (int ply = 0; ply < plies; ply++) {
         df_move_list list;
-        df_generate_legal(b, &list);
+        df_generate_legal(&list, b);
         if (!list.count) break;
         /* Prefer the rare moves now and then, so that they happen often enough. */
         df_move m = list.moves[dft_rand() % list.count];
         if (dft_rand() % 4 == 0)
             for (uint32_t i = 0; i < list.count; i++)
                 if (df_move_kind_of(list.moves[i]) != DF_MOVE_NORMAL) m = list.moves[i];
-        df_make_move(b, m, b);
+        df_make_move(b, b, m);
     }
 }
 
@@ -125,34 +125,23 @@ void dft_report_bb(const char *file, int line, const char *what, df_bb expected,
     print_error("     a b c d e f g h          a b c d e f g h\n");
 }
 
-/* The registry's supported backends, then the emulated builds (which run anywhere). A
- * name's second build (the baseline "scalar" where the POPCNT one runs) is tested as
- * "<name>-baseline". */
-static struct {
-    char label[32];
-    const df__backend *backend;
-} dft_all[8];
+/* The registry's supported backends, then the emulated builds (which run anywhere). */
+static const df__backend **dft_all;
 static size_t dft_nall;
 static const char *dft_tested;
-
-static void dft_add_backend(const df__backend *b)
-{
-    bool again = false;
-    for (size_t i = 0; i < dft_nall; i++) again |= strcmp(dft_all[i].backend->name, b->name) == 0;
-    snprintf(dft_all[dft_nall].label, sizeof dft_all[dft_nall].label, "%s%s", b->name,
-             again ? "-baseline" : "");
-    dft_all[dft_nall++].backend = b;
-}
 
 static void dft_list_backends(void)
 {
     if (dft_nall) return;
     size_t n;
     const df__backend *const *registry = df__backend_registry(&n);
+    static const df__backend *const emulated[] = {&df__backend_avx2emu, &df__backend_avx512emu};
+    const size_t nemulated = sizeof emulated / sizeof emulated[0];
+    dft_all = malloc((n + nemulated) * sizeof *dft_all);
+    if (!dft_all) abort();
     for (size_t i = 0; i < n; i++)
-        if (registry[i]->cpu_supports()) dft_add_backend(registry[i]);
-    dft_add_backend(&df__backend_avx2emu);
-    dft_add_backend(&df__backend_avx512emu);
+        if (registry[i]->cpu_supports()) dft_all[dft_nall++] = registry[i];
+    for (size_t i = 0; i < nemulated; i++) dft_all[dft_nall++] = emulated[i];
 }
 
 size_t dft_backend_count(void)
@@ -164,16 +153,15 @@ size_t dft_backend_count(void)
 const char *dft_backend_at(size_t i)
 {
     dft_list_backends();
-    return i < dft_nall ? dft_all[i].label : NULL;
+    return i < dft_nall ? dft_all[i]->name : NULL;
 }
 
-/* Whether dft_use knows the label: the emulated and baseline builds are not in the public
- * list. */
-static const df__backend *dft_find(const char *label)
+/* The backend of that name, emulated builds included (the registry does not list them). */
+static const df__backend *dft_find(const char *name)
 {
     dft_list_backends();
     for (size_t i = 0; i < dft_nall; i++)
-        if (strcmp(dft_all[i].label, label) == 0) return dft_all[i].backend;
+        if (strcmp(dft_all[i]->name, name) == 0) return dft_all[i];
     return NULL;
 }
 
@@ -204,9 +192,7 @@ void dft_setup_backend(void)
         exit(77);
     }
     const df__backend *tested = df__backend_resolve();
-    dft_list_backends();
-    for (size_t i = dft_nall; i-- > 0;)
-        if (dft_all[i].backend == tested) dft_tested = dft_all[i].label;
+    dft_tested = tested->name;
     printf("backend under test: %s, seed 0x%llx\n", dft_tested, (unsigned long long)dft_seed);
 }
 

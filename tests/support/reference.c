@@ -172,7 +172,7 @@ void ref_attack_map(df_attack_map *m, const df_board *b, int color)
     }
 }
 
-void ref_king_safety(df_pins_checks *ks, const df_board *b)
+void ref_king_safety(df_king_safety_sets *ks, const df_board *b)
 {
     const int us = b->stm, them = us ^ 1;
     const df_bb occ = df_board_occupied(b);

@@ -23,7 +23,7 @@ df_bb ref_line(int a, int b);
 /* Attack set of one piece of the given type/colour on sq. */
 df_bb ref_piece_attacks(int type, int color, int sq, df_bb occ);
 void ref_attack_map(df_attack_map *m, const df_board *b, int color);
-void ref_king_safety(df_pins_checks *ks, const df_board *b);
+void ref_king_safety(df_king_safety_sets *ks, const df_board *b);
 df_bb ref_attackers_to(const df_board *b, int sq, df_bb occ);
 
 /* The engine layer: every legal move (returns how many; out holds DF_MAX_MOVES), a move

@@ -8,7 +8,7 @@ int main(void)
     uint64_t nodes = 0;
     if (df_fen_parse(&b, DF_FEN_START, sizeof DF_FEN_START - 1, DF_FEN_STANDARD, NULL) != DF_OK)
         return 1;
-    df_perft(&b, 3, &nodes);
+    df_perft(&nodes, &b, 3);
     printf("%llu\n", (unsigned long long)nodes);
     return nodes == 8902 ? 0 : 1;
 }
