@@ -33,26 +33,24 @@ static void json_key_bb(FILE *out, const char *key, df_bb bb, bool comma)
     json_bb(out, bb);
 }
 
-static void json_rays(FILE *out, const char *key, const df_rays *r)
-{
-    fprintf(out, ", \"%s\": {", key);
-    for (int i = 0; i < 8; i++) json_key_bb(out, dir_names[i], r->r[dir_order[i]], i > 0);
-    fputc('}', out);
-}
-
+/* A side's sets in df_attack_map_set's order; "rays.N" and the like go into nested objects. */
 static void json_side(FILE *out, const df_attack_map *m)
 {
-    static const char *const types[DF_PIECE_TYPES] = {"pawn", "knight", "bishop",
-                                                      "rook", "queen",  "king"};
     fputc('{', out);
-    json_key_bb(out, "pawn_east", m->pawn_east, false);
-    json_key_bb(out, "pawn_west", m->pawn_west, true);
-    for (int t = DF_KNIGHT; t < DF_PIECE_TYPES; t++)
-        json_key_bb(out, types[t], m->by_type[t], true);
-    json_rays(out, "rays", &m->rays);
-    json_rays(out, "xrays", &m->xrays);
-    json_key_bb(out, "all", m->all, true);
-    json_key_bb(out, "twice", m->twice, true);
+    const char *group = NULL;
+    size_t group_len = 0;
+    for (int i = 0; i < DF_ATTACK_MAP_SETS; i++) {
+        const char *name = df_attack_map_set_name(i), *dot = strchr(name, '.');
+        const size_t len = dot ? (size_t)(dot - name) : 0;
+        const bool same_group = group && dot && len == group_len && !strncmp(name, group, len);
+        if (group && !same_group) fputc('}', out);
+        if (dot && !same_group) fprintf(out, "%s\"%.*s\": {", i ? ", " : "", (int)len, name);
+        json_key_bb(out, dot ? dot + 1 : name, df_attack_map_set(m, i),
+                    i > 0 && !(dot && !same_group));
+        group = dot ? name : NULL;
+        group_len = len;
+    }
+    if (group) fputc('}', out);
     fputc('}', out);
 }
 
@@ -135,8 +133,9 @@ static void analyze_one(const df_board *b, void *ctx)
         print_people(stdout, &a);
 }
 
-int cmd_analyze(int argc, char **argv)
+int cmd_analyze(int argc, char **argv, const char *backend)
 {
+    (void)backend;
     bool json = false;
     const char *fen = NULL;
     for (int i = 0; i < argc; i++) {

@@ -4,9 +4,11 @@
 
 #include "cmdline.h"
 
-int cmd_analyze(int argc, char **argv);
-int cmd_moves(int argc, char **argv);
-int cmd_perft(int argc, char **argv);
+/* The subcommands: argv after the command's name, and the backend --backend or
+ * DIRFILL_BACKEND forced (NULL: auto); each returns the exit status. */
+int cmd_analyze(int argc, char **argv, const char *backend);
+int cmd_moves(int argc, char **argv, const char *backend);
+int cmd_perft(int argc, char **argv, const char *backend);
 /* perft --epd FILE: a perft suite (epd.c). max_depth 0: every listed depth. */
 int perft_suite(const char *path, unsigned long max_depth, df_fen_flags flags, bool json);
 
@@ -24,9 +26,6 @@ typedef struct position_loop {
     void *ctx;
 } position_loop;
 int run_positions(const position_loop *loop, const char *fen);
-
-/* Seconds on the monotonic clock. */
-double perft_now(void);
 
 /* The message for a position whose side not to move is in check. */
 const char *unplayable_message(const df_board *b);

@@ -96,9 +96,7 @@ static void bad_line(long number, const char *why, bool json, epd_totals *t)
     t->failed++;
     fprintf(stderr, "dirfill perft: line %ld: %s\n", number, why);
     if (json) {
-        fputs("{\"error\": ", stdout);
-        json_string(stdout, why, strlen(why));
-        printf(", \"line\": %ld}\n", number);
+        json_error_line(stdout, why, number);
     } else {
         printf("FAIL line %ld: %s\n", number, why);
     }
@@ -111,7 +109,7 @@ int perft_suite(const char *path, unsigned long max_depth, df_fen_flags flags, b
     cmd_lines lines;
     cmd_lines_init(&lines, in);
     epd_totals t = {0, 0, 0, 0};
-    const double start = perft_now();
+    const double start = cmd_seconds();
     int got;
     while ((got = cmd_lines_next(&lines)) > 0) {
         size_t i = 0;
@@ -140,7 +138,7 @@ int perft_suite(const char *path, unsigned long max_depth, df_fen_flags flags, b
     const bool read_error = got < 0;
     fclose(in);
     if (read_error) return cmd_input_error("perft", "cannot read %s", path);
-    const double seconds = perft_now() - start;
+    const double seconds = cmd_seconds() - start;
     if (json)
         printf("{\"positions\": %ld, \"passed\": %ld, \"failed\": %ld, \"nodes\": %llu, "
                "\"seconds\": %.3f}\n",

@@ -10,24 +10,6 @@ const char *unplayable_message(const df_board *b)
                               : "white, the side not to move, is in check: no legal move tree";
 }
 
-static void stream_json(void *ctx, const char *s, size_t n)
-{
-    (void)ctx;
-    json_string_part(stdout, s, n);
-}
-
-/* The error object of a bad input: the message, then the whole input line, whose rest (a
- * too-long line) is streamed from the reader. */
-static void json_error(const char *message, const char *text, size_t len, cmd_lines *rest)
-{
-    fputs("{\"error\": ", stdout);
-    json_string(stdout, message, strlen(message));
-    fputs(", \"input\": \"", stdout);
-    json_string_part(stdout, text, len);
-    if (rest) cmd_lines_rest(rest, stream_json, NULL);
-    fputs("\"}\n", stdout);
-}
-
 /* Parses and checks one input; returns 0, or EXIT_BAD_INPUT with *why filled. */
 static int take(const position_loop *loop, const char *text, size_t len, df_board *b, char *why,
                 size_t size)
@@ -58,13 +40,13 @@ static int one_line(const position_loop *loop, cmd_lines *lines)
     if (lines->too_long) {
         snprintf(why, sizeof why, "line longer than %d bytes: not a FEN", CMD_LINE_MAX);
         fprintf(stderr, "dirfill %s: line %ld: %s\n", loop->cmd, lines->number, why);
-        if (loop->json) json_error(why, lines->buf, lines->len, lines);
+        if (loop->json) json_error_input(stdout, why, lines->buf, lines->len, lines);
         return EXIT_BAD_INPUT;
     }
     if (skipped(lines->buf, lines->len)) return 0;
     if (take(loop, lines->buf, lines->len, &b, why, sizeof why)) {
         fprintf(stderr, "dirfill %s: line %ld: %s\n", loop->cmd, lines->number, why);
-        if (loop->json) json_error(why, lines->buf, lines->len, NULL);
+        if (loop->json) json_error_input(stdout, why, lines->buf, lines->len, NULL);
         return EXIT_BAD_INPUT;
     }
     loop->handle(&b, loop->ctx);
@@ -78,7 +60,7 @@ int run_positions(const position_loop *loop, const char *fen)
         df_board b;
         if (take(loop, fen, strlen(fen), &b, why, sizeof why)) {
             fprintf(stderr, "dirfill %s: %s\n", loop->cmd, why);
-            if (loop->json) json_error(why, fen, strlen(fen), NULL);
+            if (loop->json) json_error_input(stdout, why, fen, strlen(fen), NULL);
             return EXIT_BAD_INPUT;
         }
         loop->handle(&b, loop->ctx);

@@ -5,31 +5,44 @@
 #include "app.h"
 #include "bench_main.h"
 
-static const char usage[] =
-    "usage: dirfill [--backend NAME] <command> [options]\n"
-    "\n"
-    "SIMD direction-wise fills for chess bitboards.\n"
-    "\n"
-    "commands:\n"
-    "  analyze [--json] [--fen FEN]   attack maps, pins and checks (FENs on stdin without --fen)\n"
-    "  moves [--json] [--chess960] [--fen FEN]\n"
-    "                                 legal moves with SAN, SEE, check and the Polyglot key\n"
-    "  perft [--json] [--divide] [--chess960] --depth N [--fen FEN]\n"
-    "  perft [--json] [--chess960] --epd FILE [--depth N]\n"
-    "                                 count leaf nodes of the legal move tree, or a perft suite\n"
-    "  bench [--json] [--svg FILE] [--quick] [--cpu N] [--positions N]\n"
-    "                                 time the backends against classic per-piece methods\n"
-    "\n"
-    "global options (before or after the command):\n"
-    "  --backend NAME   %s or auto (default; also the environment variable\n"
-    "                   DIRFILL_BACKEND; the option wins)\n"
-    "  --help           this text; `dirfill <command> --help` for a command\n"
-    "  --version        the version\n"
-    "\n"
-    "exit status: 0 success, 1 bad input or an output error, 2 usage error or unusable backend\n"
-    "The output contract: docs/cli.md.\n";
+/* The commands: name, synopsis lines (as `dirfill <command> --help` starts), what it does. */
+typedef struct {
+    const char *name, *synopsis, *summary;
+    int (*run)(int argc, char **argv, const char *backend);
+} command;
 
-static void print_usage(FILE *out) { fprintf(out, usage, cmd_backend_list()); }
+static const command commands[] = {
+    {"analyze", "analyze [--json] [--fen FEN]",
+     "attack maps, pins and checks (FENs on stdin without --fen)", cmd_analyze},
+    {"moves", "moves [--json] [--chess960] [--fen FEN]",
+     "legal moves with SAN, SEE, check and the Polyglot key", cmd_moves},
+    {"perft",
+     "perft [--json] [--divide] [--chess960] --depth N [--fen FEN]\n"
+     "  perft [--json] [--chess960] --epd FILE [--depth N]",
+     "count leaf nodes of the legal move tree, or a perft suite", cmd_perft},
+    {"bench", "bench [--json] [--svg FILE] [--quick] [--op LIST] [--cpu N] [--positions N]",
+     "time the backends against classic per-piece methods", bench_main},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void print_usage(FILE *out)
+{
+    fputs("usage: dirfill [--backend NAME] <command> [options]\n\n"
+          "SIMD direction-wise fills for chess bitboards.\n\ncommands:\n",
+          out);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %s\n      %s\n", commands[i].synopsis, commands[i].summary);
+    fprintf(out,
+            "\nglobal options (before or after the command):\n"
+            "  --backend NAME   %s, or auto (the default: the best this CPU\n"
+            "                   runs); also the environment variable DIRFILL_BACKEND (the\n"
+            "                   option wins)\n"
+            "  --help           this text; `dirfill <command> --help` for a command\n"
+            "  --version        the version\n\n"
+            "exit status: 0 success, 1 bad input or an output error, 2 usage error or unusable "
+            "backend\nThe output contract: docs/cli.md.\n",
+            cmd_backend_list());
+}
 
 /* Splits argv into the command and its arguments, taking out the global options. Returns
  * -1 to go on, or the exit status (help, version, usage errors). */
@@ -66,11 +79,13 @@ static int parse_globals(int argc, char **argv, const char **cmd, char **rest, i
 
 static int run_command(const char *cmd, int argc, char **argv, const char *backend)
 {
-    if (cmd_is(cmd, "analyze")) return cmd_analyze(argc, argv);
-    if (cmd_is(cmd, "moves")) return cmd_moves(argc, argv);
-    if (cmd_is(cmd, "perft")) return cmd_perft(argc, argv);
-    if (cmd_is(cmd, "bench")) return bench_main(argc, argv, backend);
-    return cmd_usage_error(NULL, "unknown command '%s' (analyze, moves, perft, bench)", cmd);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (cmd_is(cmd, commands[i].name)) return commands[i].run(argc, argv, backend);
+    char names[128] = "";
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                 commands[i].name);
+    return cmd_usage_error(NULL, "unknown command '%s' (%s)", cmd, names);
 }
 
 int main(int argc, char **argv)

@@ -63,8 +63,9 @@ static void moves_one(const df_board *b, void *ctx)
     fputs("]}\n", stdout);
 }
 
-int cmd_moves(int argc, char **argv)
+int cmd_moves(int argc, char **argv, const char *backend)
 {
+    (void)backend;
     moves_options o = {false};
     df_fen_flags flags = DF_FEN_STANDARD;
     const char *fen = NULL;

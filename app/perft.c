@@ -1,8 +1,6 @@
 /* dirfill perft: leaf counts of the legal move tree, timed; or a perft suite (epd.c). */
-#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app.h"
 
@@ -19,13 +17,6 @@ static const char help[] =
     "  --epd FILE   a perft suite, one `FEN ;D1 20 ;D2 400 ...` a line: every listed depth up to\n"
     "               --depth (default: all) is counted and compared; exit 1 on any mismatch\n"
     "Positions whose side not to move is in check have no legal move tree: exit 1.\n";
-
-double perft_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 typedef struct {
     char uci[DF_UCI_MAX];
@@ -86,18 +77,13 @@ static void print_result(const df_board *b, int depth, bool json, const root_mov
 static int perft_error(bool json, const char *fen, const char *message)
 {
     fprintf(stderr, "dirfill perft: %s\n", message);
-    if (json) {
-        fputs("{\"error\": ", stdout);
-        json_string(stdout, message, strlen(message));
-        fputs(", \"input\": ", stdout);
-        json_string(stdout, fen, strlen(fen));
-        fputs("}\n", stdout);
-    }
+    if (json) json_error_input(stdout, message, fen, strlen(fen), NULL);
     return EXIT_BAD_INPUT;
 }
 
-int cmd_perft(int argc, char **argv)
+int cmd_perft(int argc, char **argv, const char *backend)
 {
+    (void)backend;
     bool json = false, divided = false;
     df_fen_flags flags = DF_FEN_STANDARD;
     const char *fen = NULL, *depth_text = NULL, *epd = NULL;
@@ -140,11 +126,11 @@ int cmd_perft(int argc, char **argv)
     static root_move roots[DF_MAX_MOVES];
     uint32_t nroots = 0;
     uint64_t nodes;
-    const double start = perft_now();
+    const double start = cmd_seconds();
     if (divided && depth > 0)
         nroots = divide(&b, (int)depth, roots, &nodes);
     else
         df_perft(&nodes, &b, (int)depth);
-    print_result(&b, (int)depth, json, roots, nroots, divided, nodes, perft_now() - start);
+    print_result(&b, (int)depth, json, roots, nroots, divided, nodes, cmd_seconds() - start);
     return 0;
 }

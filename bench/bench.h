@@ -106,10 +106,10 @@ extern volatile uint64_t bench_zero;
         for (size_t k = 0; k < n; k++) {                                                           \
             const size_t i = next;                                                                 \
             const df_board *b = &boards[i];                                                        \
-            uint64_t *restrict o = out + k * words, fold = 0;                                      \
+            uint64_t *restrict o = out + k * words, bench_fold_ = 0;                               \
             __VA_ARGS__;                                                                           \
-            for (size_t w = 0; w < words; w++) fold |= o[w];                                       \
-            next = k + 1 + (size_t)(fold & zero);                                                  \
+            for (size_t w = 0; w < words; w++) bench_fold_ |= o[w];                                \
+            next = k + 1 + (size_t)(bench_fold_ & zero);                                           \
         }                                                                                          \
     }
 
@@ -140,6 +140,14 @@ static inline void bench_store_map(uint64_t *restrict o, const df_attack_map *m)
 }
 
 /* ---- Methods ---- */
+/* A method as the harness times it: a name, its runners, and whether it is a dirfill backend
+ * (selected with df_backend_select before each run). */
+typedef struct bench_method {
+    const char *name;
+    const bench_runners *runners;
+    bool backend;
+} bench_method;
+
 typedef struct classic_method {
     const char *name;
     bool (*available)(void);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "splitmix64.h"
 
 /* Where the playouts start: the start position and the Chess Programming Wiki's perft
  * positions 2 to 6. */
@@ -25,13 +26,7 @@ static const char *const seed_fens[] = {
 #define SEEDS (sizeof seed_fens / sizeof seed_fens[0])
 
 static uint64_t state;
-static uint64_t rnd(void)
-{
-    uint64_t z = (state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return splitmix64_next(&state); }
 
 static df_board parse(const char *fen)
 {

@@ -34,7 +34,11 @@ void report_init(report *r, int reps)
     if (gmtime_r(&now, &tm)) strftime(r->date, sizeof r->date, "%Y-%m-%d", &tm);
 }
 
-void report_free(report *r) { free(r->results); }
+void report_free(report *r)
+{
+    free(r->results);
+    free(r->backends);
+}
 
 bool report_add(report *r, bench_result res)
 {
@@ -49,7 +53,14 @@ bool report_add(report *r, bench_result res)
     return true;
 }
 
-void report_backend(report *r, const char *name) { r->backends[r->nbackends++] = name; }
+bool report_backend(report *r, const char *name)
+{
+    const char **grown = realloc(r->backends, (size_t)(r->nbackends + 1) * sizeof *grown);
+    if (!grown) return false;
+    r->backends = grown;
+    r->backends[r->nbackends++] = name;
+    return true;
+}
 
 void report_corpus(report *r, const char *name, size_t positions, const char *how)
 {
@@ -142,8 +153,8 @@ static void table_cells(const report *r, FILE *out, int mw)
 static void table_summary(const report *r, FILE *out)
 {
     fprintf(out, "\nSummary, throughput: the fastest dirfill backend of each operation\n");
-    fprintf(out, "  %-18s %-10s %-8s %10s %10s  %s\n", "op", "corpus", "backend", "ns", "vs scalar",
-            "vs best classic");
+    fprintf(out, "  %-18s %-10s %-9s %9s %-9s %10s  %s\n", "op", "corpus", "backend", "ns", "per",
+            "vs scalar", "vs best classic");
     for (size_t i = 0; i < r->count; i++) {
         const bench_result *x = &r->results[i];
         if (strcmp(x->mode, "throughput") || strcmp(x->method, "scalar")) continue;

@@ -24,7 +24,7 @@ typedef struct report {
     int reps;
     bench_result *results;
     size_t count, capacity;
-    const char *backends[8];
+    const char **backends; /* the dirfill backends timed (report_backend) */
     int nbackends;
     struct {
         const char *name, *how;
@@ -37,7 +37,8 @@ void report_init(report *r, int reps);
 void report_free(report *r);
 /* Returns false when out of memory. */
 bool report_add(report *r, bench_result res);
-void report_backend(report *r, const char *name);
+/* Returns false when out of memory. */
+bool report_backend(report *r, const char *name);
 void report_corpus(report *r, const char *name, size_t positions, const char *how);
 void report_table(const report *r, FILE *out);
 void report_json(const report *r, FILE *out);

@@ -38,6 +38,11 @@ const char *cmd_backend_list(void);
  * returns EXIT_BAD_INPUT, else status unchanged. Call once at the end. */
 int cmd_finish_output(int status);
 
+/* ---- Clock (clock.c) ---- */
+
+/* Seconds on the monotonic clock (an arbitrary origin: for differences only). */
+double cmd_seconds(void);
+
 /* ---- JSON (json.c) ---- */
 
 /* "0x" and 16 lowercase hex digits, quoted. */
@@ -46,9 +51,13 @@ void json_bb(FILE *out, df_bb bb);
 void json_string(FILE *out, const char *s, size_t len);
 /* The inside of a JSON string (no quotes), for text streamed in pieces. */
 void json_string_part(FILE *out, const char *s, size_t len);
-/* Direction names in the contract's order (clockwise from N) and their df_dir. */
-extern const char *const dir_names[DF_DIRS];
-extern const df_dir dir_order[DF_DIRS];
+struct cmd_lines;
+/* The error object of a bad input, {"error": message, "input": the input}, one line; when
+ * rest is not NULL the rest of a too-long input line is streamed from it. */
+void json_error_input(FILE *out, const char *message, const char *input, size_t len,
+                      struct cmd_lines *rest);
+/* The error object of a bad line of a file: {"error": message, "line": line}. */
+void json_error_line(FILE *out, const char *message, long line);
 
 /* ---- Lines (lines.c) ---- */
 

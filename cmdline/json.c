@@ -1,10 +1,8 @@
 /* JSON writing in the contract's formats. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "cmdline.h"
-
-const char *const dir_names[DF_DIRS] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
-const df_dir dir_order[DF_DIRS] = {DF_N, DF_NE, DF_E, DF_SE, DF_S, DF_SW, DF_W, DF_NW};
 
 void json_bb(FILE *out, df_bb bb) { fprintf(out, "\"0x%016" PRIx64 "\"", bb); }
 
@@ -26,4 +24,24 @@ void json_string(FILE *out, const char *s, size_t len)
     fputc('"', out);
     json_string_part(out, s, len);
     fputc('"', out);
+}
+
+static void json_stream_part(void *out, const char *s, size_t n) { json_string_part(out, s, n); }
+
+void json_error_input(FILE *out, const char *message, const char *input, size_t len,
+                      cmd_lines *rest)
+{
+    fputs("{\"error\": ", out);
+    json_string(out, message, strlen(message));
+    fputs(", \"input\": \"", out);
+    json_string_part(out, input, len);
+    if (rest) cmd_lines_rest(rest, json_stream_part, out);
+    fputs("\"}\n", out);
+}
+
+void json_error_line(FILE *out, const char *message, long line)
+{
+    fputs("{\"error\": ", out);
+    json_string(out, message, strlen(message));
+    fprintf(out, ", \"line\": %ld}\n", line);
 }

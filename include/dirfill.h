@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file dirfill.h
  * @brief dirfill — SIMD direction-wise fills for chess bitboards. One include for everything.
@@ -5,15 +6,15 @@
  * | header | what |
  * |---|---|
  * | dirfill/types.h | df_bb, df_square, df_color, df_piece_type, df_dir |
- * | dirfill/bitboard.h | masks, square and direction helpers, shift, Kogge-Stone fill, ray attacks
- * (inline) | | dirfill/leapers.h, dirfill/pawns.h | knight, king and pawn attacks, set-wise and per
- * square (inline) | | dirfill/lines.h, dirfill/square_attacks.h | in-between, lines, empty-board
- * rays; one slider's attacks and x-rays (inline) | | dirfill/kernels.h | dispatched eight-direction
- * kernels | | dirfill/board.h | df_board, FEN | | dirfill/attack_map.h, dirfill/king_safety.h,
- * dirfill/queries.h | attack maps, checks and pins, square queries | | dirfill/moves.h,
- * dirfill/hash.h, dirfill/see.h | move generation, make-move, notation, Polyglot keys, SEE | |
- * dirfill/planes.h | feature planes for batches of positions, threaded | | dirfill/backend.h,
- * dirfill/status.h, dirfill/version.h | backend selection, status codes, version |
+ * | dirfill/bitboard.h | masks, square and direction helpers, shift, Kogge-Stone fill, ray attacks (inline) |
+ * | dirfill/leapers.h, dirfill/pawns.h | knight, king and pawn attacks, set-wise and per square (inline) |
+ * | dirfill/lines.h, dirfill/square_attacks.h | in-between, lines, empty-board rays; one slider's attacks and x-rays (inline) |
+ * | dirfill/kernels.h | dispatched eight-direction kernels |
+ * | dirfill/board.h | df_board, FEN |
+ * | dirfill/attack_map.h, dirfill/king_safety.h, dirfill/queries.h | attack maps, checks and pins, square queries |
+ * | dirfill/moves.h, dirfill/hash.h, dirfill/see.h | move generation, make-move, notation, Polyglot keys, SEE |
+ * | dirfill/planes.h | feature planes for batches of positions, threaded |
+ * | dirfill/backend.h, dirfill/status.h, dirfill/version.h | backend selection, status codes, version |
  */
 #ifndef DIRFILL_H
 #define DIRFILL_H

@@ -7,11 +7,11 @@ void df_attack_bytes(uint8_t out[64], const df_attack_map *m)
     for (int s = 0; s < 64; s++) {
         const df_square sq = (df_square)s;
         const int n = df_attack_count(m, sq);
-        out[s] = (uint8_t)((n > DF_EDB_COUNT ? DF_EDB_COUNT : n) |
-                           (df_has(m->by_type[DF_PAWN], sq) ? DF_EDB_PAWN : 0) |
-                           (df_has(minor, sq) ? DF_EDB_MINOR : 0) |
-                           (df_has(m->by_type[DF_ROOK], sq) ? DF_EDB_ROOK : 0) |
-                           (df_has(m->by_type[DF_QUEEN], sq) ? DF_EDB_QUEEN : 0) |
-                           (df_has(m->by_type[DF_KING], sq) ? DF_EDB_KING : 0));
+        out[s] = (uint8_t)((n > DF_ATTACK_BYTE_COUNT ? DF_ATTACK_BYTE_COUNT : n) |
+                           (df_has(m->by_type[DF_PAWN], sq) ? DF_ATTACK_BYTE_PAWN : 0) |
+                           (df_has(minor, sq) ? DF_ATTACK_BYTE_MINOR : 0) |
+                           (df_has(m->by_type[DF_ROOK], sq) ? DF_ATTACK_BYTE_ROOK : 0) |
+                           (df_has(m->by_type[DF_QUEEN], sq) ? DF_ATTACK_BYTE_QUEEN : 0) |
+                           (df_has(m->by_type[DF_KING], sq) ? DF_ATTACK_BYTE_KING : 0));
     }
 }

@@ -24,8 +24,8 @@
     X(void, attack_maps, (df_attack_map out[2], const df_board *b), (out, b))                      \
     X(void, attack_maps_batch, (df_attack_map * out, const df_board *boards, size_t n),            \
       (out, boards, n))                                                                            \
-    X(void, king_safety, (df_king_safety_sets * out, const df_board *b), (out, b))                      \
-    X(void, checks_and_pins, (df_king_safety_sets * out, const df_board *b), (out, b))                  \
+    X(void, king_safety, (df_king_safety_sets * out, const df_board *b), (out, b))                 \
+    X(void, checks_and_pins, (df_king_safety_sets * out, const df_board *b), (out, b))             \
     X(void, attackers_to_all, (df_bb out[64], const df_board *b), (out, b))                        \
     X(void, generate, (const df_board *b, unsigned kinds, df_move_list *out), (b, kinds, out))     \
     X(uint64_t, count_legal, (const df_board *b), (b))                                             \

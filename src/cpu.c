@@ -6,22 +6,18 @@
 #include <cpuid.h>
 
 /* XCR0: which register states the OS saves on a context switch. */
-enum {
-    XCR0_SSE = 1u << 1,
-    XCR0_AVX = 1u << 2,
-    XCR0_OPMASK = 1u << 5,
-    XCR0_ZMM_HI256 = 1u << 6,
-    XCR0_HI16_ZMM = 1u << 7
-};
-/* CPUID.1:ECX and CPUID.(7,0):EBX bits. */
-enum { ECX1_POPCNT = 1u << 23, ECX1_OSXSAVE = 1u << 27, ECX1_AVX = 1u << 28 };
-enum {
-    EBX7_AVX2 = 1u << 5,
-    EBX7_AVX512F = 1u << 16,
-    EBX7_AVX512DQ = 1u << 17,
-    EBX7_AVX512BW = 1u << 30,
-    EBX7_AVX512VL = 1u << 31
-};
+#define XCR0_SSE       (1u << 1)
+#define XCR0_AVX       (1u << 2)
+#define XCR0_OPMASK    (1u << 5)
+#define XCR0_ZMM_HI256 (1u << 6)
+#define XCR0_HI16_ZMM  (1u << 7)
+/* CPUID.1:ECX and CPUID.(7,0):EBX bits (macros: bit 31 does not fit an enumerator's int). */
+#define ECX1_POPCNT   (1u << 23)
+#define ECX1_OSXSAVE  (1u << 27)
+#define ECX1_AVX      (1u << 28)
+#define EBX7_AVX2     (1u << 5)
+#define EBX7_AVX512F  (1u << 16)
+#define EBX7_AVX512VL (1u << 31)
 
 /* True when the CPU has every bit of ebx7 and the OS saves every state of xcr0. Also
  * requires POPCNT: the backends' -mavx2 implies it for the compiler. */

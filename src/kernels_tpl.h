@@ -132,7 +132,10 @@ df__king_safety(df_king_safety_sets *o, const df_board *b, bool discoverers)
                                  : 0;
 }
 
-static void k_king_safety(df_king_safety_sets *o, const df_board *b) { df__king_safety(o, b, true); }
+static void k_king_safety(df_king_safety_sets *o, const df_board *b)
+{
+    df__king_safety(o, b, true);
+}
 static void k_checks_and_pins(df_king_safety_sets *o, const df_board *b)
 {
     df__king_safety(o, b, false);
@@ -152,7 +155,7 @@ static inline void df__scatter_shifted(df_bb out[64], df_bb targets, int delta)
 {
     while (targets) {
         const df_square to = df_pop_lsb(&targets);
-        out[to] |= df_square_bb((df_square)(to - delta));
+        out[to] |= df_square_bb((df_square)((int)to - delta));
     }
 }
 

@@ -258,7 +258,7 @@ MG_INLINE void mg_expand(const mg_groups *G, df_move_list *out)
                 break;
             case G_DELTA:
                 out->moves[n++] =
-                    df_move_make((df_square)(t - g->delta), t, DF_MOVE_NORMAL, DF_PAWN);
+                    df_move_make((df_square)((int)t - g->delta), t, DF_MOVE_NORMAL, DF_PAWN);
                 break;
             case G_EN_PASSANT:
                 out->moves[n++] = df_move_make((df_square)g->from, t, DF_MOVE_EN_PASSANT, DF_PAWN);
@@ -274,7 +274,7 @@ MG_INLINE void mg_expand(const mg_groups *G, df_move_list *out)
             }
             default: {
                 const df_square from =
-                    g->kind == G_PROMO ? (df_square)(t - g->delta) : (df_square)g->from;
+                    g->kind == G_PROMO ? (df_square)((int)t - g->delta) : (df_square)g->from;
                 for (int pt = DF_QUEEN; pt >= DF_KNIGHT; pt--)
                     out->moves[n++] = df_move_make(from, t, DF_MOVE_PROMOTION, (df_piece_type)pt);
             }

@@ -8,41 +8,17 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "map_sets.h"
 
-/* The 26 planes of one side, named like the keys of `dirfill analyze --json`. */
-#define DF__SIDE_NAMES(side)                                                                       \
-    side ".pawn_east", side ".pawn_west", side ".knight", side ".bishop", side ".rook",            \
-        side ".queen", side ".king", side ".rays.N", side ".rays.NE", side ".rays.E",              \
-        side ".rays.SE", side ".rays.S", side ".rays.SW", side ".rays.W", side ".rays.NW",         \
-        side ".xrays.N", side ".xrays.NE", side ".xrays.E", side ".xrays.SE", side ".xrays.S",     \
-        side ".xrays.SW", side ".xrays.W", side ".xrays.NW", side ".all", side ".twice",           \
-        side ".count"
-
-static const char *const df__plane_names[DF_PLANES] = {"piece.P",
-                                                       "piece.N",
-                                                       "piece.B",
-                                                       "piece.R",
-                                                       "piece.Q",
-                                                       "piece.K",
-                                                       "piece.p",
-                                                       "piece.n",
-                                                       "piece.b",
-                                                       "piece.r",
-                                                       "piece.q",
-                                                       "piece.k",
-                                                       "white_to_move",
-                                                       "castling.K",
-                                                       "castling.Q",
-                                                       "castling.k",
-                                                       "castling.q",
-                                                       "en_passant",
-                                                       DF__SIDE_NAMES("white"),
-                                                       DF__SIDE_NAMES("black"),
-                                                       "checkers",
-                                                       "pinned",
-                                                       "pinners",
-                                                       "check_block",
-                                                       "discoverers"};
+/* clang-format off */
+static const char *const df__plane_names[DF_PLANES] = {
+    "piece.P", "piece.N", "piece.B", "piece.R", "piece.Q", "piece.K",
+    "piece.p", "piece.n", "piece.b", "piece.r", "piece.q", "piece.k",
+    "white_to_move", "castling.K", "castling.Q", "castling.k", "castling.q", "en_passant",
+    DF__MAP_SET_NAMES("white."), "white.count",
+    DF__MAP_SET_NAMES("black."), "black.count",
+    "checkers", "pinned", "pinners", "check_block", "discoverers"};
+/* clang-format on */
 
 const char *df_plane_name(int c) { return c >= 0 && c < DF_PLANES ? df__plane_names[c] : NULL; }
 
@@ -61,8 +37,12 @@ unsigned df_hardware_threads(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
-/* One thread's share: positions [begin, end) of a batch, made by one of three readers. */
+/* Where a job's positions come from. */
+typedef enum { DF__FROM_BOARDS, DF__FROM_FENS, DF__FROM_PIECES } df__source;
+
+/* One thread's share: positions [begin, end) of a batch, read from one source. */
 typedef struct df__job {
+    df__source source;
     uint8_t *out;
     bool *ok;
     const df_board *boards;
@@ -82,7 +62,7 @@ static void *df__run_job(void *arg)
 {
     df__job *j = arg;
     const df__backend *be = df__backend_active();
-    if (j->boards) {
+    if (j->source == DF__FROM_BOARDS) {
         be->attack_planes(j->out + j->begin * DF_PLANE_BYTES, j->boards + j->begin,
                           j->end - j->begin);
         j->accepted = j->end - j->begin;
@@ -95,7 +75,7 @@ static void *df__run_job(void *arg)
         size_t first = i, count = 0;
         while (i < j->end && count < DF__BLOCK) {
             bool good;
-            if (j->fens)
+            if (j->source == DF__FROM_FENS)
                 good = df_fen_parse(&block[count], j->fens[i], j->lens[i], j->flags, NULL) == DF_OK;
             else
                 good = df_board_from_pieces(&block[count], j->pieces + 12 * i,
@@ -150,7 +130,7 @@ df_status df_attack_planes_batch_mt(uint8_t *out, const df_board *boards, size_t
                                     unsigned threads)
 {
     if (n && (!out || !boards)) return DF_ERR_ARGUMENT;
-    df__run_shared((df__job){.out = out, .boards = boards}, n, threads);
+    df__run_shared((df__job){.source = DF__FROM_BOARDS, .out = out, .boards = boards}, n, threads);
     return DF_OK;
 }
 
@@ -159,14 +139,20 @@ size_t df_attack_planes_from_fens_mt(uint8_t *out, bool *ok, const char *const *
                                      unsigned threads)
 {
     if (n && (!out || !ok || !fens || !lens)) return 0;
-    return df__run_shared(
-        (df__job){.out = out, .ok = ok, .fens = fens, .lens = lens, .flags = flags}, n, threads);
+    return df__run_shared((df__job){.source = DF__FROM_FENS,
+                                    .out = out,
+                                    .ok = ok,
+                                    .fens = fens,
+                                    .lens = lens,
+                                    .flags = flags},
+                          n, threads);
 }
 
 size_t df_attack_planes_from_pieces_mt(uint8_t *out, bool *ok, const uint64_t *pieces,
                                        const uint8_t *stm, size_t n, unsigned threads)
 {
     if (n && (!out || !ok || !pieces || !stm)) return 0;
-    return df__run_shared((df__job){.out = out, .ok = ok, .pieces = pieces, .stm = stm}, n,
-                          threads);
+    return df__run_shared(
+        (df__job){.source = DF__FROM_PIECES, .out = out, .ok = ok, .pieces = pieces, .stm = stm}, n,
+        threads);
 }

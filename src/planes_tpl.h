@@ -7,22 +7,15 @@
  *       out[sq] = the number the bit planes hold for sq */
 #include <string.h>
 
-/* The program's direction order (N NE E SE S SW W NW) as df_dir, for the ray planes. */
-static const unsigned char df__plane_dirs[DF_DIRS] = {DF_N, DF_NE, DF_E, DF_SE,
-                                                      DF_S, DF_SW, DF_W, DF_NW};
+#include "map_sets.h"
+
+/* A side's planes are the attack map's sets in their listed order, then the count. */
+_Static_assert(DF_SIDE_COUNT == DF_ATTACK_MAP_SETS && DF_SIDE_RAYS == 7 && DF_SIDE_XRAYS == 15,
+               "the side planes follow df_attack_map_set");
 
 static inline void df__side_planes(uint8_t *o, const df_attack_map *m)
 {
-    df__expand(o + 64 * DF_SIDE_PAWN_EAST, m->pawn_east);
-    df__expand(o + 64 * DF_SIDE_PAWN_WEST, m->pawn_west);
-    for (int t = DF_KNIGHT; t <= DF_KING; t++)
-        df__expand(o + 64 * (DF_SIDE_KNIGHT + t - DF_KNIGHT), m->by_type[t]);
-    for (int i = 0; i < DF_DIRS; i++) {
-        df__expand(o + 64 * (DF_SIDE_RAYS + i), m->rays.r[df__plane_dirs[i]]);
-        df__expand(o + 64 * (DF_SIDE_XRAYS + i), m->xrays.r[df__plane_dirs[i]]);
-    }
-    df__expand(o + 64 * DF_SIDE_ALL, m->all);
-    df__expand(o + 64 * DF_SIDE_TWICE, m->twice);
+    for (int i = 0; i < DF_ATTACK_MAP_SETS; i++) df__expand(o + 64 * i, df__map_set(m, i));
     df__expand_count(o + 64 * DF_SIDE_COUNT, m->count);
 }
 

@@ -4,8 +4,11 @@
 #    consumers via find_package, via pkg-config (whose prefix follows the .pc file) and as
 #    C++17; only df_* symbols exported; the SONAME; nothing mentions SIMDe or cmocka;
 #  - the shared program: bin/dirfill runs with no LD_LIBRARY_PATH (RUNPATH $ORIGIN/../lib);
-#  - vendored by add_subdirectory: nothing of dirfill in the parent's install tree, and the
-#    parent's build type left alone.
+#  - vendored by add_subdirectory: nothing of dirfill in the parent's install tree, the
+#    parent's build type left alone, dirfill's own code at -O2 when the parent sets no build
+#    type, and a parent with strict warning flags and -Werror builds it;
+#  - a scalar-only build where SIMDe cannot be found, and the clear error when a vector backend
+#    is asked for there.
 #   usage: tests/packaging.sh SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 src=$1
@@ -13,6 +16,9 @@ work=$2
 rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "packaging: $*" >&2; exit 1; }
+# The library's version and SONAME, as include/dirfill/version.h writes them.
+version=$(sed -n 's/^#define DIRFILL_VERSION_STRING "\(.*\)".*/\1/p' "$src/include/dirfill/version.h")
+soname=libdirfill.so.${version%.*}
 unset LD_LIBRARY_PATH PKG_CONFIG_PATH
 
 for kind in static shared; do
@@ -28,12 +34,12 @@ for kind in static shared; do
   if grep -rIil 'simde\|cmocka' "$prefix" >/dev/null; then
     fail "$kind: installed files mention SIMDe or cmocka: $(grep -rIil 'simde\|cmocka' "$prefix")"
   fi
-  lib=$(find "$prefix" -name 'libdirfill.so.0.2' -o -name 'libdirfill.a' | head -n 1)
+  lib=$(find "$prefix" -name "$soname" -o -name 'libdirfill.a' | head -n 1)
   [ -n "$lib" ] || fail "$kind: no library installed"
   libdir=$(dirname "$lib")
   if [ "$kind" = shared ]; then
-    soname=$(objdump -p "$libdir/libdirfill.so" | awk '/SONAME/ {print $2}')
-    [ "$soname" = libdirfill.so.0.2 ] || fail "SONAME is '$soname', not libdirfill.so.0.2"
+    got=$(objdump -p "$libdir/libdirfill.so" | awk '/SONAME/ {print $2}')
+    [ "$got" = "$soname" ] || fail "SONAME is '$got', not $soname"
     bad=$(nm -D --defined-only "$libdir/libdirfill.so" | awk '{print $3}' | grep -v '^df_' || true)
     [ -z "$bad" ] || fail "exported symbols outside df_*: $bad"
     echo "shared: every exported symbol starts with df_ ($(nm -D --defined-only "$libdir/libdirfill.so" | wc -l) symbols)"
@@ -71,15 +77,40 @@ for kind in static shared; do
   unset PKG_CONFIG_PATH
 done
 
-# Vendored: the parent's install tree holds only its own program; its build type stays unset.
+# Vendored: the parent's install tree holds only its own program; its build type stays unset;
+# dirfill's own objects are optimised all the same; the parent's strict flags (-Wpedantic and
+# -Werror in CMAKE_C_FLAGS) build it.
 cmake -S "$src/tests/vendor" -B "$work/vendor/build" -DDIRFILL_SOURCE="$src" \
-  -DCMAKE_INSTALL_PREFIX="$work/vendor/prefix" >/dev/null
-cmake --build "$work/vendor/build" -j 2 >/dev/null
+  -DCMAKE_INSTALL_PREFIX="$work/vendor/prefix" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  -DCMAKE_C_FLAGS="-Wall -Wextra -Wpedantic -Werror" >/dev/null
+cmake --build "$work/vendor/build" -j 2 >/dev/null || fail "a parent with -Wpedantic -Werror cannot build dirfill"
 cmake --install "$work/vendor/build" >/dev/null
 "$work/vendor/prefix/bin/engine" >/dev/null || fail "the vendoring engine does not run"
 extra=$(cd "$work/vendor/prefix" && find . -type f ! -path ./bin/engine)
 [ -z "$extra" ] || fail "vendored dirfill installed into the parent's tree: $extra"
 build_type=$(grep '^CMAKE_BUILD_TYPE:' "$work/vendor/build/CMakeCache.txt" | cut -d= -f2)
 [ -z "$build_type" ] || fail "vendored dirfill set the parent's CMAKE_BUILD_TYPE to '$build_type'"
-echo "vendored: nothing of dirfill installed, build type left alone"
+grep -q '"command":.*-O2.*src/fen.c' "$work/vendor/build/compile_commands.json" ||
+  fail "vendored without a build type, dirfill's sources are not optimised"
+grep -q '"command":.*-O2.*engine.c' "$work/vendor/build/compile_commands.json" &&
+  fail "dirfill's -O2 leaked into the parent's own target"
+grep -q -- '-Werror' <(grep 'src/fen.c' "$work/vendor/build/compile_commands.json" | sed 's/-Wall -Wextra -Wpedantic -Werror//') &&
+  fail "vendored dirfill adds -Werror of its own"
+echo "vendored: nothing of dirfill installed, build type left alone, dirfill at -O2, strict parent flags pass"
+
+# Without SIMDe (hidden from find_path): the scalar-only build the error message recommends
+# configures, builds and serves a consumer; asking for a vector backend there fails clearly.
+nosimde="-DCMAKE_IGNORE_PATH=/usr/include;/usr/local/include -DDIRFILL_BUILD_TESTS=OFF -DDIRFILL_BUILD_PROGRAM=OFF"
+cmake -S "$src" -B "$work/nosimde/build" $nosimde -DDIRFILL_ENABLE_AVX2=OFF -DDIRFILL_ENABLE_AVX512=OFF \
+  -DCMAKE_INSTALL_PREFIX="$work/nosimde/prefix" >/dev/null || fail "a scalar-only build needs SIMDe"
+cmake --build "$work/nosimde/build" -j 2 >/dev/null || fail "the scalar-only build fails"
+cmake --install "$work/nosimde/build" >/dev/null
+cmake -S "$src/tests/consumer" -B "$work/nosimde/consumer" -DCMAKE_PREFIX_PATH="$work/nosimde/prefix" >/dev/null
+cmake --build "$work/nosimde/consumer" >/dev/null
+"$work/nosimde/consumer/consumer" >/dev/null || fail "the scalar-only library does not serve a consumer"
+if cmake -S "$src" -B "$work/nosimde/vector" $nosimde >"$work/nosimde/vector.log" 2>&1; then
+  fail "SIMDe hidden, yet the vector backends configured"
+fi
+grep -q 'SIMDe not found' "$work/nosimde/vector.log" || fail "no clear message without SIMDe"
+echo "no SIMDe: the scalar-only build works; the vector backends ask for libsimde-dev"
 echo "packaging: 1 passed, 0 failed"

@@ -24,7 +24,8 @@ static void assert_map(const df_attack_map *e, const df_attack_map *a, const cha
         DFT_ASSERT_BB(e->count[k], a->count[k], "count bit %d %s", k, fen);
 }
 
-static void assert_safety(const df_king_safety_sets *e, const df_king_safety_sets *a, const char *fen)
+static void assert_safety(const df_king_safety_sets *e, const df_king_safety_sets *a,
+                          const char *fen)
 {
     DFT_ASSERT_BB(e->checkers, a->checkers, "checkers %s", fen);
     DFT_ASSERT_BB(e->pinned, a->pinned, "pinned %s", fen);
@@ -174,7 +175,7 @@ static void test_king_safety_hand_made(void **state)
         ref_king_safety(&ref, &b);
         assert_safety(&ref, &got, c->fen);
         const df_king_safety_sets want = {c->checkers, c->pinned, c->pinners, c->check_block,
-                                     c->discoverers};
+                                          c->discoverers};
         assert_safety(&want, &got, c->fen);
     }
 }
@@ -235,8 +236,9 @@ static void test_attack_bytes_random(void **state)
                 if (!((b.color[0] >> s) & 1)) continue;
                 if (!((ref_piece_attacks(t, 0, s, df_board_occupied(&b)) >> sq) & 1)) continue;
                 n++;
-                static const int bits[6] = {DF_EDB_PAWN, DF_EDB_MINOR, DF_EDB_MINOR,
-                                            DF_EDB_ROOK, DF_EDB_QUEEN, DF_EDB_KING};
+                static const int bits[6] = {DF_ATTACK_BYTE_PAWN,  DF_ATTACK_BYTE_MINOR,
+                                            DF_ATTACK_BYTE_MINOR, DF_ATTACK_BYTE_ROOK,
+                                            DF_ATTACK_BYTE_QUEEN, DF_ATTACK_BYTE_KING};
                 kinds |= bits[t];
             }
             assert_int_equal((n > 7 ? 7 : n) | kinds, bytes[sq]);

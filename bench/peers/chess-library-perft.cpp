@@ -7,15 +7,21 @@
 #include <cstdlib>
 #include "chess.hpp"
 using namespace chess;
-static uint64_t perft(Board &b, int depth) {
+static uint64_t perft(Board &b, int depth)
+{
     Movelist moves;
     movegen::legalmoves(moves, b);
     if (depth == 1) return moves.size();
     uint64_t n = 0;
-    for (const auto &m : moves) { b.makeMove(m); n += perft(b, depth - 1); b.unmakeMove(m); }
+    for (const auto &m : moves) {
+        b.makeMove(m);
+        n += perft(b, depth - 1);
+        b.unmakeMove(m);
+    }
     return n;
 }
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     Board b(argv[1]);
     const int depth = std::atoi(argv[2]);
     const auto t0 = std::chrono::steady_clock::now();

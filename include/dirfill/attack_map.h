@@ -1,7 +1,8 @@
 /**
  * @file attack_map.h
  * @brief Everything one side attacks: per direction, x-rays, per piece type, all, twice, and
- *        exact attacker counts per square by bit-sliced counters (seed "Attack and Defend
+ *        exact attacker counts per square by bit-sliced counters (Chess Programming Wiki, "Attack
+ *        and Defend
  *        Maps").
  *
  * "Attack" means the square a piece could capture on if an enemy piece stood there, own
@@ -72,14 +73,27 @@ static inline df_bb df_attacked_at_least(const df_attack_map *m, int n)
     return greater | equal;
 }
 
-/** Bits of the per-square attack bytes after Ed Schröder's REBEL (df_attack_bytes). */
+/** The number of sets df_attack_map_set lists. */
+#define DF_ATTACK_MAP_SETS 25
+/** The name of set i (0 <= i < DF_ATTACK_MAP_SETS) of an attack map, in the order the
+ *  program's JSON, the Python dicts and the feature planes list them: "pawn_east",
+ *  "pawn_west", "knight", "bishop", "rook", "queen", "king", "rays.N" ... "rays.NW"
+ *  (clockwise), "xrays.N" ... "xrays.NW", "all", "twice"; NULL out of range. */
+DF_API const char *df_attack_map_set_name(int i);
+/** Set i of m, named by df_attack_map_set_name(i). */
+DF_API df_bb df_attack_map_set(const df_attack_map *m, int i);
+
+/** Bits of the per-square attack bytes (df_attack_bytes), the layout Ed Schröder's engine
+ *  REBEL used (Chess Programming Wiki, "Attack and Defend Maps", attack count bytes): one byte
+ *  per square and side saying how many pieces attack it and which kinds, so an evaluation or
+ *  a SEE estimate reads a square's whole story from one byte. */
 typedef enum df_attack_byte {
-    DF_EDB_COUNT = 7,  /**< bits 0-2: the attacker count, saturated at 7 */
-    DF_EDB_PAWN = 8,   /**< attacked by a pawn */
-    DF_EDB_MINOR = 16, /**< attacked by a knight or bishop */
-    DF_EDB_ROOK = 32,  /**< attacked by a rook */
-    DF_EDB_QUEEN = 64, /**< attacked by a queen */
-    DF_EDB_KING = 128  /**< attacked by the king */
+    DF_ATTACK_BYTE_COUNT = 7,  /**< bits 0-2: the attacker count, saturated at 7 */
+    DF_ATTACK_BYTE_PAWN = 8,   /**< attacked by a pawn */
+    DF_ATTACK_BYTE_MINOR = 16, /**< attacked by a knight or bishop */
+    DF_ATTACK_BYTE_ROOK = 32,  /**< attacked by a rook */
+    DF_ATTACK_BYTE_QUEEN = 64, /**< attacked by a queen */
+    DF_ATTACK_BYTE_KING = 128  /**< attacked by the king */
 } df_attack_byte;
 /** Fills out[sq] with the REBEL attack byte of each square for one side's map. */
 DF_API void df_attack_bytes(uint8_t out[64], const df_attack_map *m);

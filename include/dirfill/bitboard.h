@@ -89,6 +89,31 @@ static inline df_dir df_opposite(df_dir d) { return (df_dir)(d ^ 4); }
 static inline bool df_dir_is_orthogonal(df_dir d) { return (d & 1) == 0; }
 /** True for the four directions that grow the square index (N, NE, E, NW). */
 static inline bool df_dir_is_positive(df_dir d) { return d < 4; }
+/** The directions clockwise from north, N NE E SE S SW W NW: the order in which people read
+ *  them and in which the program, the Python package and the feature planes list
+ *  per-direction sets. An X-macro, X(arg, N) X(arg, NE) ... X(arg, NW), the one place the
+ *  order is written. */
+#define DF_DIRS_CLOCKWISE(X, arg)                                                                  \
+    X(arg, N) X(arg, NE) X(arg, E) X(arg, SE) X(arg, S) X(arg, SW) X(arg, W) X(arg, NW)
+/** @cond internal */
+#define DF__DIR_VALUE(unused, d) DF_##d,
+#define DF__DIR_TEXT(unused, d)  #d,
+/** @endcond */
+/** The i-th direction clockwise from north (i = 0..7): DF_N, DF_NE, DF_E, DF_SE, ... */
+static inline df_dir df_dir_clockwise(int i)
+{
+    static const df_dir order[DF_DIRS] = {DF_DIRS_CLOCKWISE(DF__DIR_VALUE, 0)};
+    assert((unsigned)i < DF_DIRS);
+    return order[i & 7];
+}
+/** The name of a direction: "N", "NE", "E", "SE", "S", "SW", "W" or "NW". */
+static inline const char *df_dir_name(df_dir d)
+{
+    static const char *const names[DF_DIRS] = {DF_DIRS_CLOCKWISE(DF__DIR_TEXT, 0)};
+    for (int i = 0; i < DF_DIRS; i++)
+        if (df_dir_clockwise(i) == d) return names[i];
+    return "?";
+}
 
 /** The set holding only square sq. */
 static inline df_bb df_square_bb(df_square sq)
@@ -99,7 +124,7 @@ static inline df_bb df_square_bb(df_square sq)
 /** File of a square, 0 (a) to 7 (h). */
 static inline int df_file_of(df_square sq) { return sq & 7; }
 /** Rank of a square, 0 (rank 1) to 7 (rank 8). */
-static inline int df_rank_of(df_square sq) { return sq >> 3; }
+static inline int df_rank_of(df_square sq) { return (int)(sq >> 3); }
 /** The square on file and rank (both 0..7). */
 static inline df_square df_make_square(int file, int rank)
 {

@@ -91,7 +91,8 @@ static inline df_color df_board_stm(const df_board *b) { return (df_color)(b->st
  *  df_make_move produce: colour and piece sets disjoint and covering the same squares, one
  *  king per side, no pawn on the first or last rank, castling rights whose king and rook stand
  *  on their first rank (rook on the right's side), an en-passant square empty, behind an enemy
- *  pawn, on the side to move's sixth rank. Every other call of the library may assume them: check a board
+ *  pawn, on the side to move's sixth rank. Every other call of the library may assume them: check
+ *  a board
  *  built or changed by hand (or read from outside) with this first. NULL: false. */
 DF_API bool df_board_is_valid(const df_board *b);
 /** Whether the board has a legal move tree: false when the side not to move is in check
@@ -103,7 +104,7 @@ DF_API bool df_board_playable(const df_board *b);
 /** Index of each piece bitboard in the 12-board layout of df_board_from_pieces: white pawn,
  *  knight, bishop, rook, queen, king, then black in the same order (python-chess's and
  *  shakmaty's colour-major order). */
-static inline int df_piece_index(df_color c, df_piece_type t) { return (c & 1) * 6 + t; }
+static inline int df_piece_index(df_color c, df_piece_type t) { return (int)(c & 1) * 6 + (int)t; }
 /** A board from twelve piece bitboards (indexed by df_piece_index) and the side to move,
  *  without castling rights or en passant, counters 0 and 1, key computed. Returns
  *  DF_ERR_BOARD (and leaves *out unchanged) when the bitboards overlap, a side has not

@@ -33,7 +33,7 @@ DF_API extern const uint64_t df_polyglot_random[781];
  *  knight, ... white king. */
 static inline uint64_t df_polyglot_piece(df_color c, df_piece_type t, df_square sq)
 {
-    return df_polyglot_random[64 * (2 * (int)t + (c == DF_WHITE)) + (sq & 63)];
+    return df_polyglot_random[64u * (2u * (unsigned)t + (c == DF_WHITE)) + ((unsigned)sq & 63u)];
 }
 
 /** The Polyglot key of a board computed from scratch. */

@@ -34,12 +34,14 @@ DF_API void df_slider_rays(df_rays *out, df_bb orth, df_bb diag, df_bb empty);
 DF_API void df_slider_rays_both(df_rays out[2], const df_sliders in[2]);
 /** df_slider_rays over n inputs: out[i] from in[i]. n may be 0. */
 DF_API void df_slider_rays_batch(df_rays *out, const df_sliders *in, size_t n);
-/** Multi-slider x-rays (seed "X-ray Attacks", Multiple Sliders): out->r[d] is the ray in
+/** Multi-slider x-rays (Chess Programming Wiki, "X-ray Attacks", Multiple Sliders): out->r[d] is
+ *  the ray in
  *  direction d from the blockers that rays->r[d] hit (rays->r[d] & blockers): the squares
  *  behind each first blocker, up to and including the next piece or the edge. */
 DF_API void df_xrays(df_rays *out, const df_rays *rays, df_bb empty, df_bb blockers);
 /** Per direction d, the squares where the sliders' ray d meets the targets' ray opposite to
- *  d (seed "Blockers by Targets"): the empty squares between a slider and a target it
+ *  d (Chess Programming Wiki, "Blockers by Targets"): the empty squares between a slider and a
+ *  target it
  *  attacks, or the one piece between them. */
 DF_API void df_between_sliders_and_targets(df_rays *out, df_bb orth, df_bb diag, df_bb targets,
                                            df_bb empty);

@@ -1,7 +1,7 @@
 /**
  * @file king_safety.h
  * @brief Checks, pins and discovered-check candidates of the side to move, by opposite rays
- *        (seed "Checks and Pinned Pieces"). Thread-safety: reentrant.
+ *        (Chess Programming Wiki, "Checks and Pinned Pieces"). Thread-safety: reentrant.
  */
 #ifndef DIRFILL_KING_SAFETY_H
 #define DIRFILL_KING_SAFETY_H
@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/** The check and pin sets of the side to move, as the program's contract defines them. */
+/** The king-safety sets of the side to move (checks, pins, block squares, discoverers). */
 typedef struct df_king_safety_sets {
     df_bb checkers;    /**< enemy pieces attacking the side-to-move king (an adjacent enemy
                             king too) */

@@ -1,6 +1,7 @@
 /**
  * @file lines.h
- * @brief Geometry without occupancy: in-between and line sets (seed "Square Attacked By",
+ * @brief Geometry without occupancy: in-between and line sets (Chess Programming Wiki, "Square
+ * Attacked By",
  *        In Between), empty-board rays, the lines through a square.
  */
 #ifndef DIRFILL_LINES_H
@@ -30,7 +31,8 @@ DF_API extern const df_bb df_ray_table[64][DF_DIRS];
 #define DF__RANKD(a, b) (((uint64_t)((b) | 7) - (uint64_t)(a)) >> 3)
 /** @endcond */
 /** Squares strictly between squares a and b (0..63) when aligned, else 0, without a lookup:
- *  the seed's branch-less pure calculation (Gerd Isenberg, with Dustin's h1b7 fix), written
+ *  the Chess Programming Wiki's branch-less pure calculation (Gerd Isenberg, with Dustin's h1b7
+ *  fix), written
  *  as one expression so that it also serves as a constant initializer. */
 #define DF_BETWEEN_CALC(a, b)                                                                      \
     ((((((DF__FILED(a, b) & 7) - 1) & UINT64_C(0x0001010101010100)) +                              \

@@ -1,6 +1,7 @@
 /**
  * @file pawns.h
- * @brief Set-wise pawn attacks after the seed "Pawn Attacks (Bitboards)": east and west per
+ * @brief Set-wise pawn attacks after the Chess Programming Wiki page "Pawn Attacks (Bitboards)":
+ * east and west per
  *        colour, any, double, single, safe squares, pawns able to capture; the pawn deltas.
  *
  * White pawns move toward rank 8, black ones toward rank 1. "East" is toward the h-file.

@@ -13,17 +13,17 @@
  * |---|---|---|
  * | 0-11 | `piece.P` ... `piece.K`, `piece.p` ... `piece.k` | the position itself |
  * | 12 | `white_to_move` (all ones when white moves) | whose turn it is |
- * | 13-16 | `castling.K` `castling.Q` `castling.k` `castling.q` (the rook of each right held) | the
- * rest of the position's state: with these, the planes alone describe the position | | 17 |
- * `en_passant` (the target square) | likewise | | 18-43 | `white.*`, 26 planes, below | what white
- * controls | | 44-69 | `black.*`, 26 planes | what black controls | | 70-74 | `checkers` `pinned`
- * `pinners` `check_block` `discoverers` (side to move) | the tactics around both kings: checks,
- * pins, discovered checks |
+ * | 13-16 | `castling.K` `castling.Q` `castling.k` `castling.q` (the rook of each right held) | the rest of the position's state: with these, the planes alone describe the position |
+ * | 17 | `en_passant` (the target square) | likewise |
+ * | 18-43 | `white.*`, 26 planes, below | what white controls |
+ * | 44-69 | `black.*`, 26 planes | what black controls |
+ * | 70-74 | `checkers` `pinned` `pinners` `check_block` `discoverers` (side to move) | the tactics around both kings: checks, pins, discovered checks |
  *
  * Per side (offsets of df_side_plane): `pawn_east` `pawn_west` `knight` `bishop` `rook`
  * `queen` `king` (attacks by piece type: which kind of piece controls a square decides an
- * exchange); `rays.N` ... `rays.NW` (attacks per direction, in the program's order N NE E SE
- * S SW W NW: line control, batteries, where pins and skewers come from); `xrays.N` ...
+ * exchange); `rays.N` ... `rays.NW` (attacks per direction, clockwise from north, N NE E SE
+ * S SW W NW (df_dir_clockwise): line control, batteries, where pins and skewers come from);
+ * `xrays.N` ...
  * `xrays.NW` (behind the first blocker: batteries and discovered attacks); `all` (control);
  * `twice` (squares attacked at least twice: contested squares); `count` (the exact number of
  * attackers, for exchange estimates). Names match the keys of `dirfill analyze --json`.

@@ -1,6 +1,7 @@
 /**
  * @file queries.h
- * @brief Square-centric queries (seed "Square Attacked By"): attackers of a square, of every
+ * @brief Square-centric queries (Chess Programming Wiki, "Square Attacked By"): attackers of a
+ * square, of every
  *        square, whether a square is attacked, whether one piece attacks a square.
  *
  * Thread-safety: reentrant. The board needs no king for these.
@@ -18,7 +19,8 @@ extern "C" {
 
 /** The squares a piece of type and color on sq attacks through occ. */
 DF_API df_bb df_piece_attacks(df_square sq, df_bb occ, df_piece_type type, df_color color);
-/** Whether a piece of type and color on from attacks to through occ (seed "Attacked by Piece
+/** Whether a piece of type and color on from attacks to through occ (Chess Programming Wiki,
+ *  "Attacked by Piece
  *  on Square"); false when from == to. */
 DF_API bool df_piece_attacks_square(df_square from, df_square to, df_bb occ, df_piece_type type,
                                     df_color color);

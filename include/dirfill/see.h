@@ -4,7 +4,7 @@
  *        move's destination, least valuable attacker first, sliders joining from behind as
  *        the pieces in front of them leave.
  *
- * Rules (the program's contract): the value captured (en passant: a pawn), then both sides
+ * Rules (also those of `dirfill moves`): the value captured (en passant: a pawn), then both sides
  * capture on the destination in turn with their least valuable attacker (ties: the lowest
  * square index), each free to stop when going on loses; x-rays count; pins are ignored; a
  * king captures only when the other side then has no attacker left; pieces keep their type

@@ -1,7 +1,7 @@
 /**
  * @file square_attacks.h
  * @brief Attacks of one slider on one square through an occupancy, and single-slider x-rays
- *        by modifying the occupancy (seed "X-ray Attacks").
+ *        by modifying the occupancy (Chess Programming Wiki, "X-ray Attacks").
  */
 #ifndef DIRFILL_SQUARE_ATTACKS_H
 #define DIRFILL_SQUARE_ATTACKS_H

@@ -2,9 +2,10 @@
  * @file version.h
  * @brief The version of the headers (macros) and of the linked library (df_version).
  *
- * While the major version is 0, a minor bump (0.1 to 0.2) may change the API and the ABI;
+ * While the major version is 0, a minor bump (0.2 to 0.3) may change the API and the ABI;
  * a patch bump changes neither. The shared library's SONAME carries the minor version
- * (libdirfill.so.0.2), and the CMake package accepts only the same minor version.
+ * (libdirfill.so.0.3), and the CMake package accepts only the same minor version. This
+ * header is the one place the version is written: CMake and the Python package read it.
  */
 #ifndef DIRFILL_VERSION_H
 #define DIRFILL_VERSION_H
@@ -16,11 +17,11 @@ extern "C" {
 #endif
 
 #define DIRFILL_VERSION_MAJOR  0       /**< major version of these headers */
-#define DIRFILL_VERSION_MINOR  2       /**< minor version of these headers */
+#define DIRFILL_VERSION_MINOR  3       /**< minor version of these headers */
 #define DIRFILL_VERSION_PATCH  0       /**< patch version of these headers */
-#define DIRFILL_VERSION_STRING "0.2.0" /**< the version of these headers as text */
+#define DIRFILL_VERSION_STRING "0.3.0" /**< the version of these headers as text */
 
-/** The version of the library actually linked ("0.2.0"): compare it with
+/** The version of the library actually linked ("0.3.0"): compare it with
  *  DIRFILL_VERSION_STRING to catch a header/library mismatch. Thread-safe. */
 DF_API const char *df_version(void);
 

@@ -51,30 +51,26 @@ static int put_object(PyObject *dict, const char *key, PyObject *value)
     return r;
 }
 
-static const char *const dir_names[8] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
-static const df_dir dir_order[8] = {DF_N, DF_NE, DF_E, DF_SE, DF_S, DF_SW, DF_W, DF_NW};
-
-static PyObject *rays_dict(const df_rays *r)
-{
-    PyObject *d = PyDict_New();
-    for (int i = 0; d && i < 8; i++)
-        if (put_int(d, dir_names[i], r->r[dir_order[i]]) < 0) Py_CLEAR(d);
-    return d;
-}
-
+/* A side's sets in df_attack_map_set's order, "rays.N" and the like in nested dicts. */
 static PyObject *side_dict(const df_attack_map *m)
 {
-    static const char *const types[] = {"knight", "bishop", "rook", "queen", "king"};
     PyObject *d = PyDict_New();
-    if (!d) return NULL;
-    int bad =
-        put_int(d, "pawn_east", m->pawn_east) < 0 || put_int(d, "pawn_west", m->pawn_west) < 0;
-    for (int t = DF_KNIGHT; !bad && t <= DF_KING; t++)
-        bad = put_int(d, types[t - DF_KNIGHT], m->by_type[t]) < 0;
-    bad = bad || put_object(d, "rays", rays_dict(&m->rays)) < 0 ||
-          put_object(d, "xrays", rays_dict(&m->xrays)) < 0 || put_int(d, "all", m->all) < 0 ||
-          put_int(d, "twice", m->twice) < 0;
-    if (bad) Py_CLEAR(d);
+    for (int i = 0; d && i < DF_ATTACK_MAP_SETS; i++) {
+        const char *name = df_attack_map_set_name(i), *dot = strchr(name, '.');
+        PyObject *into = d;
+        if (dot) {
+            PyObject *key = PyUnicode_FromStringAndSize(name, dot - name);
+            into = key ? PyDict_GetItemWithError(d, key) : NULL;
+            if (key && !into && !PyErr_Occurred()) {
+                into = PyDict_New();
+                if (into && PyDict_SetItem(d, key, into) < 0) Py_CLEAR(into);
+                Py_XDECREF(into); /* d holds it */
+            }
+            Py_XDECREF(key);
+            name = dot + 1;
+        }
+        if (!into || put_int(into, name, df_attack_map_set(m, i)) < 0) Py_CLEAR(d);
+    }
     return d;
 }
 
@@ -96,9 +92,11 @@ static PyObject *py_analyze(PyObject *self, PyObject *args, PyObject *kw)
     df_attack_map m[2];
     df_king_safety_sets ks;
     char text[DF_FEN_MAX];
-    Py_BEGIN_ALLOW_THREADS df_attack_maps(m, &b);
-    df_king_safety(&ks, &b);
-    Py_END_ALLOW_THREADS df_fen_format(text, sizeof text, &b, DF_FEN_STANDARD);
+    Py_BEGIN_ALLOW_THREADS
+        df_attack_maps(m, &b);
+        df_king_safety(&ks, &b);
+    Py_END_ALLOW_THREADS
+    df_fen_format(text, sizeof text, &b, DF_FEN_STANDARD);
     PyObject *d = PyDict_New();
     if (!d) return NULL;
     const int bad = put_object(d, "fen", PyUnicode_FromString(text)) < 0 ||
@@ -248,12 +246,12 @@ static PyObject *py_planes_from_fens(PyObject *self, PyObject *args, PyObject *k
         return NULL;
     }
     const df_fen_flags flags = chess960 ? DF_FEN_CHESS960 : DF_FEN_STANDARD;
-    Py_BEGIN_ALLOW_THREADS df_attack_planes_from_fens_mt((uint8_t *)PyArray_DATA(planes),
-                                                         (bool *)PyArray_DATA(ok), t.text, t.len,
-                                                         (size_t)n, flags, threads);
+    Py_BEGIN_ALLOW_THREADS
+        df_attack_planes_from_fens_mt((uint8_t *)PyArray_DATA(planes), (bool *)PyArray_DATA(ok),
+                                      t.text, t.len, (size_t)n, flags, threads);
     Py_END_ALLOW_THREADS
-        /* The message of the first bad text, for errors="raise". */
-        PyObject *first = Py_None;
+    /* The message of the first bad text, for errors="raise". */
+    PyObject *first = Py_None;
     Py_INCREF(first);
     const bool *good = (const bool *)PyArray_DATA(ok);
     for (npy_intp i = 0; i < n; i++)
@@ -290,11 +288,12 @@ static PyObject *py_planes_from_pieces(PyObject *self, PyObject *args, PyObject 
     }
     PyArrayObject *planes, *ok;
     if (new_outputs(n, out, &planes, &ok) < 0) goto fail;
-    Py_BEGIN_ALLOW_THREADS df_attack_planes_from_pieces_mt(
-        (uint8_t *)PyArray_DATA(planes), (bool *)PyArray_DATA(ok),
-        (const uint64_t *)PyArray_DATA(pieces), (const uint8_t *)PyArray_DATA(stm), (size_t)n,
-        threads);
-    Py_END_ALLOW_THREADS Py_DECREF(pieces);
+    Py_BEGIN_ALLOW_THREADS
+        df_attack_planes_from_pieces_mt((uint8_t *)PyArray_DATA(planes), (bool *)PyArray_DATA(ok),
+                                        (const uint64_t *)PyArray_DATA(pieces),
+                                        (const uint8_t *)PyArray_DATA(stm), (size_t)n, threads);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(pieces);
     Py_DECREF(stm);
     return Py_BuildValue("(NN)", planes, ok);
 fail:
@@ -316,9 +315,12 @@ static PyObject *py_perft(PyObject *self, PyObject *args, PyObject *kw)
     if (depth < 0) return PyErr_Format(PyExc_ValueError, "depth must be 0 or more, not %d", depth);
     uint64_t nodes = 0;
     df_status s;
-    Py_BEGIN_ALLOW_THREADS s = df_perft(&nodes, &b, depth);
-    Py_END_ALLOW_THREADS if (s != DF_OK) return PyErr_Format(
-        PyExc_ValueError, "no legal move tree: the side not to move is in check");
+    Py_BEGIN_ALLOW_THREADS
+        s = df_perft(&nodes, &b, depth);
+    Py_END_ALLOW_THREADS
+    if (s != DF_OK)
+        return PyErr_Format(PyExc_ValueError,
+                            "no legal move tree: the side not to move is in check");
     return PyLong_FromUnsignedLongLong(nodes);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "splitmix64.h"
 
 extern const df__backend df__backend_avx2emu, df__backend_avx512emu;
 
@@ -13,13 +14,7 @@ static uint64_t dft_state;
 
 void dft_srand(uint64_t seed) { dft_state = seed; }
 
-uint64_t dft_rand(void)
-{
-    uint64_t z = (dft_state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
+uint64_t dft_rand(void) { return splitmix64_next(&dft_state); }
 
 df_bb dft_rand_bb(void)
 {
