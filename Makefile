@@ -1,38 +1,50 @@
+# SPDX-License-Identifier: MIT
 # The two commands for people: `make bench` and `make test`. Everything else is CMake
-# (see CMakePresets.json). Each target first makes sure the Debian build dependencies are
-# there: installed with apt-get when run as root, else the exact command is printed.
+# (see CMakePresets.json). Each target first makes sure the Debian packages it needs are
+# there — only those, without Recommends: installed with apt-get when run as root, else the
+# exact command is printed.
 
-DEPS    := cmake gcc g++ make pkg-config libcmocka-dev libsimde-dev doxygen \
-           python3-dev python3-venv python3-pip python3-setuptools python3-wheel python3-numpy \
-           python3-pytest python3-dask python3-distributed
+# The C toolchain, SIMDe (the vector backends) and the compression libraries of the PGN reader.
+BUILD_DEPS  := cmake gcc libc6-dev make pkg-config libsimde-dev libzstd-dev zlib1g-dev
+# The tests add cmocka, a second compiler and C++ (the header checks), the Python stack of the
+# package and its Dask example, doxygen (the API reference is a test), librsvg's renderer (the
+# SVG pictures are checked as pixels) and the zstd and gzip programs (compressed test PGNs).
+TEST_DEPS   := $(BUILD_DEPS) libcmocka-dev g++ clang doxygen librsvg2-bin zstd gzip \
+               python3-dev python3-venv python3-pip python3-setuptools python3-wheel \
+               python3-numpy python3-pytest python3-dask python3-distributed
+DOCS_DEPS   := doxygen
 # Debian's Python (the one its numpy and Dask packages belong to), whatever python3 is first
 # on PATH.
 PYTHON  ?= /usr/bin/python3
 VENV    := build/venv
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE := build/release
+VERSION := $(shell sed -n 's/^\#define DIRFILL_VERSION_STRING "\(.*\)".*/\1/p' include/dirfill/version.h)
 
-.PHONY: all bench test test-asan test-tsan test-fuzz test-aarch64 fuzz bench-plot docs deps build \
-        python clean
+.PHONY: all bench test test-asan test-asan-clang test-tsan test-fuzz test-aarch64 fuzz \
+        bench-plot docs build python clean
 
 all: build
 
-deps:
-	@missing=""; for p in $(DEPS); do \
+# $(call ensure,PACKAGES): installs the missing ones (root), or prints the command.
+define ensure
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	  else \
 	    echo "missing Debian packages; run:"; \
-	    echo "  sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
+	    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends$$missing"; exit 1; \
 	  fi; \
 	fi
+endef
 
-build: deps
-	cmake --preset release
+build:
+	$(call ensure,$(BUILD_DEPS))
+	cmake --preset release -DDIRFILL_BUILD_TESTS=OFF
 	cmake --build --preset release -j $(JOBS)
 
 bench: build
@@ -41,47 +53,65 @@ bench: build
 bench-plot: build
 	$(RELEASE)/dirfill bench --svg docs/bench.svg
 
-test: build python
+test:
+	$(call ensure,$(TEST_DEPS))
+	cmake --preset release -DDIRFILL_BUILD_TESTS=ON
+	cmake --build --preset release -j $(JOBS)
+	$(MAKE) --no-print-directory python
 	ctest --preset release -j $(JOBS)
 	$(VENV)/bin/python -m pytest -q python/tests
 
 # The Python package in a venv that sees Debian's numpy and Dask: build/venv/bin/python.
-python: deps
+python:
+	$(call ensure,$(TEST_DEPS))
 	$(PYTHON) -m venv --system-site-packages $(VENV)
 	$(VENV)/bin/python -m pip install -q --no-build-isolation --no-deps --force-reinstall ./python
 
-test-asan: deps
+test-asan:
+	$(call ensure,$(TEST_DEPS))
 	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
 	ctest --preset asan -j $(JOBS)
 
-test-tsan: deps
+# The same with clang's sanitizers (they differ from GCC's in what they catch and in how a
+# program detects them).
+test-asan-clang:
+	$(call ensure,$(TEST_DEPS) libclang-rt-14-dev)
+	cmake --preset asan-clang
+	cmake --build --preset asan-clang -j $(JOBS)
+	ctest --preset asan-clang -j $(JOBS)
+
+test-tsan:
+	$(call ensure,$(TEST_DEPS))
 	cmake --preset tsan
 	cmake --build --preset tsan -j $(JOBS)
 	ctest --preset tsan
 
 # libFuzzer targets under ASan/UBSan with clang: a bounded run of each.
-test-fuzz: deps
-	@command -v clang >/dev/null || $(MAKE) --no-print-directory deps DEPS="clang libclang-rt-14-dev"
+test-fuzz:
+	$(call ensure,$(TEST_DEPS) libclang-rt-14-dev)
 	cmake --preset fuzz
 	cmake --build --preset fuzz -j $(JOBS)
 	ctest --preset fuzz
 
 # Fuzz longer: make fuzz FUZZ_SECONDS=3600 (each target in turn; new inputs kept in build/fuzz).
 FUZZ_SECONDS ?= 300
+FUZZERS := fen differential movegen pgn python_inputs
 fuzz: test-fuzz
-	cd build/fuzz/tests && for t in fen differential movegen; do mkdir -p corpus-$$t && \
+	cd build/fuzz/tests && for t in $(FUZZERS); do mkdir -p corpus-$$t && \
 	  ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus-$$t ../../../tests/fuzz/seeds-$$t; done
 
 # API reference from the public headers (Doxygen, warnings are errors): build/docs/html/index.html
-docs: deps
-	doxygen docs/Doxyfile
+docs:
+	$(call ensure,$(DOCS_DEPS))
+	mkdir -p build/docs
+	(cat docs/Doxyfile; echo "PROJECT_NUMBER = $(VERSION)") | doxygen -
 	@echo "API reference: build/docs/html/index.html"
 
 # 64-bit ARM: cross build with Debian's gcc-aarch64-linux-gnu, tests under qemu-user.
 test-aarch64:
 	@dpkg --print-foreign-architectures | grep -q arm64 || { [ "$$(id -u)" = 0 ] && dpkg --add-architecture arm64; }
-	$(MAKE) --no-print-directory deps DEPS="gcc-aarch64-linux-gnu qemu-user libcmocka-dev:arm64"
+	$(call ensure,$(BUILD_DEPS) gcc-aarch64-linux-gnu qemu-user libcmocka-dev:arm64 libzstd-dev:arm64 zlib1g-dev:arm64)
 	cmake --preset aarch64
 	cmake --build --preset aarch64 -j $(JOBS)
 	ctest --preset aarch64 -j $(JOBS)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dirfill analyze: the contract's JSON Lines, or diagrams for people. */
 #include <string.h>
 

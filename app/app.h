@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The dirfill program's subcommands and the loop over input positions they share. */
 #ifndef DIRFILL_APP_H
 #define DIRFILL_APP_H

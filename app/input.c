@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The positions of analyze and moves, with the contract's bad-input rules. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dirfill: analyze positions, list moves, run perft, benchmark the backends (docs/cli.md). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dirfill moves: the legal moves of each position, with SAN, SEE and check. */
 #include <stdlib.h>
 #include <string.h>

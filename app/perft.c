@@ -1,21 +1,28 @@
+/* SPDX-License-Identifier: MIT */
 /* dirfill perft: leaf counts of the legal move tree, timed; or a perft suite (epd.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
 
+/* The help text names the library's maximum depth. */
+#define STR_(x) #x
+#define STR(x)  STR_(x)
 static const char help[] =
     "usage: dirfill perft [--json] [--divide] [--chess960] --depth N [--fen FEN]\n"
     "       dirfill perft [--json] [--chess960] --epd FILE [--depth N]\n"
     "\n"
-    "Counts the leaf nodes of the legal move tree to depth N (0..20) from FEN (default: the\n"
-    "start position), with the library's legal move generator. The last line of plain output\n"
-    "is the node count.\n"
+    "Counts the leaf nodes of the legal move tree to depth N (0 to " STR(DF_PERFT_MAX_DEPTH) ", the\n"
+    "library's maximum) from FEN (default: the start position), with the library's legal move\n"
+    "generator. The last line of plain output is the node count.\n"
     "  --divide     first one line per root move: e2e4: 20\n"
     "  --json       {\"fen\", \"depth\", \"nodes\", \"seconds\", \"nps\"}\n"
     "  --chess960   Chess960 castling (Shredder-FEN or X-FEN castling fields)\n"
     "  --epd FILE   a perft suite, one `FEN ;D1 20 ;D2 400 ...` a line: every listed depth up to\n"
-    "               --depth (default: all) is counted and compared; exit 1 on any mismatch\n"
+    "               --depth (default: all) is counted and compared; a listed depth beyond the\n"
+    "               maximum is reported (the entry fails) while the others are still counted;\n"
+    "               an entry with no depth up to --depth is reported as not checked;\n"
+    "               exit 1 on any mismatch or bad line\n"
     "Positions whose side not to move is in check have no legal move tree: exit 1.\n";
 
 typedef struct {
@@ -103,9 +110,9 @@ int cmd_perft(int argc, char **argv, const char *backend)
             return cmd_help_or_unknown("perft", argv[i], help);
     }
     unsigned long depth = 0;
-    if (depth_text && !cmd_parse_count(depth_text, 0, 20, &depth))
-        return cmd_usage_error("perft", "--depth takes a whole number from 0 to 20, not '%s'",
-                               depth_text);
+    if (depth_text && !cmd_parse_count(depth_text, 0, DF_PERFT_MAX_DEPTH, &depth))
+        return cmd_usage_error("perft", "--depth takes a whole number from 0 to %d, not '%s'",
+                               DF_PERFT_MAX_DEPTH, depth_text);
     if (epd) {
         if (fen || divided)
             return cmd_usage_error("perft", "--epd runs a suite: no --fen or --divide with it");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dirfill bench: every operation, every backend and every baseline that can produce the
  * same output, on three corpora; outputs checked identical before anything is timed;
  * medians of repeated side-by-side runs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dirfill bench: shared declarations of the harness, corpora and baselines. The classic
  * per-piece methods live here only, never in the library. */
 #ifndef DIRFILL_BENCH_H

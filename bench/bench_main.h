@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The benchmark's one entry point, called by the dirfill program. */
 #ifndef DIRFILL_BENCH_MAIN_H
 #define DIRFILL_BENCH_MAIN_H

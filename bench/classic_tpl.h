@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Template: the classic per-piece operations, written once over a method's attack getters.
  * Contract: the including file defines
  *     static inline df_bb classic_rook(df_square sq, df_bb occ);

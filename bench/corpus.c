@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The benchmark corpora, built at start-up from fixed seeds, so every run and every
  * machine times the same positions:
  *   middlegame  random legal playouts from the start position and the CPW test positions,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The operations through dirfill's public API: whichever backend is selected runs them.
  * Results go straight into the output words (df_rays and df_king_safety_sets are plain words). */
 #include <string.h>

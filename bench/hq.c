@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Baseline: hyperbola quintessence (o ^ (o - 2r) with a byte swap) for files and both
  * diagonals, and the classic first-rank lookup for ranks. */
 #include "bench.h"

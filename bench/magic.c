@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Baseline: fancy magic bitboards, magics searched at start-up from a fixed seed (sparse
  * random candidates, the usual method), tables shared per square as in Stockfish. */
 #include <string.h>

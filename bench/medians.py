@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The README's performance table from several whole `dirfill bench --json` runs: the median of
 each figure over the runs, throughput mode; ratios of the medians.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # dirfill's perft against other programs, measured side by side on this machine.
 #
 #   usage: bench/perft-vs.sh [--runs N] [--quick] ENGINE...

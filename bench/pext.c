@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Baseline: PEXT bitboards (BMI2), the fastest per-piece lookup on CPUs with fast pext.
  * The only file built with -mbmi2; called only when the CPU has BMI2. */
 #include "bench.h"

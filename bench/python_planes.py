@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Feature planes from Python: dirfill.attack_planes from FEN strings, on one thread and on
 two, against python-chess computing the same attacker counts and pins square by square.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The benchmark's output: a table per operation and corpus with a summary, JSON for scripts,
  * an SVG chart of the speed-up ratios. */
 #define _POSIX_C_SOURCE 200809L

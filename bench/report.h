@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dirfill bench: collected results and their three renderings (table, JSON, SVG). */
 #ifndef DIRFILL_BENCH_REPORT_H
 #define DIRFILL_BENCH_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Baseline king safety, Stockfish style: the sliders that would see the king on an empty
  * board (snipers), then for each the in-between table: nothing between is a check, one
  * piece of `side` between is a pin. From the enemy king the same gives the discoverers. */

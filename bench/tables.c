@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Lookup tables of the classic per-piece methods that the library does not already have
  * (its df_ray_table, df_knight_table, df_king_table and df_pawn_table serve the rest). */
 #include "bench.h"

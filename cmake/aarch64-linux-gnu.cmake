@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross build for 64-bit ARM with Debian's gcc-aarch64-linux-gnu; tests run under
 # qemu-user. The AVX2 backend is off (not x86); its SIMDe source is still built for the
 # tests (as avx2emu), where SIMDe maps it onto NEON.

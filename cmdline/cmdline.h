@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command-line module shared by the program (app/) and the benchmark (bench/). */
 #ifndef DIRFILL_CMDLINE_H
 #define DIRFILL_CMDLINE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* JSON writing in the contract's formats. */
 #include <inttypes.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading lines in bounded memory: a line longer than CMD_LINE_MAX is kept only in part, and
  * its rest is streamed or skipped, never stored. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Option parsing, shared messages and the output check. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Attack maps, king safety and per-direction rays of one position. */
 #include <dirfill.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Feature planes of a FEN/EPD file on a Dask cluster, one .npy shard per partition.
 
     examples/dask_planes.py INPUT OUTDIR [--workers N] [--scheduler ADDRESS]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Walk the legal move tree: generate, make (copy-make), count; and the same count in one call
  * with bulk counting. The node counts are the Chess Programming Wiki's. */
 #include <dirfill.h>

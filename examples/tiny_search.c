@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine layer as a search uses it: captures ordered by SEE, copy-make with incremental
  * Polyglot keys, moves in SAN and UCI. A two-ply capture search finds the free queen. */
 #include <dirfill.h>

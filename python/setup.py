@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Builds the C extension over dirfill's static library, which CMake builds from the checkout
 this directory belongs to (python/ inside the dirfill repository). Offline:
     python3 -m pip install --no-build-isolation ./python

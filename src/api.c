@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public dispatched entry points: one indirect call each, through the active table.
  * Preconditions are asserted (active in Debug and sanitizer builds, gone with NDEBUG). */
 #include "backend.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-square attack bytes after REBEL (seed "Attack and Defend Maps"). */
 #include "dirfill.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the backend table. One static const instance per ISA (src/scalar, src/avx2,
  * src/avx512), a registry in priority order and an atomic pointer to the active one
  * (dispatch.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal template: one backend's table. Contract: the including file (src/<isa>/backend.c,
  * the only file compiled with that ISA's flags) defines the primitives listed in
  * kernels_tpl.h and planes_tpl.h and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: bit-sliced (carry-save) counting of disjoint-per-source attack sets. */
 #ifndef DF_SRC_BITSLICE_H
 #define DF_SRC_BITSLICE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Board-level checks and construction. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU feature detection, compiled with baseline flags so that it never runs an instruction
  * it tests for. A backend needs the CPU's features *and* the OS saving the registers. */
 #include "backend.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backend registry and the active-backend pointer (after BLAKE3's blake3_dispatch.c and
  * zlib-ng's self-resolving function table). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: bits to bytes with 256-bit vectors (SIMDe AVX2 names), for the planes of the AVX2
  * and AVX-512 backends. Included only by files compiled with those ISA flags (or emulated). */
 #ifndef DF_SRC_EXPAND_AVX2_H

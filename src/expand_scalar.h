@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: bits to bytes without vector instructions, for the scalar backend's planes. */
 #ifndef DF_SRC_EXPAND_SCALAR_H
 #define DF_SRC_EXPAND_SCALAR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* FEN parsing and formatting. The parser reads exactly len bytes, never more, allocates
  * nothing and does not recurse: any byte string is safe input. */
 #include <stdarg.h>

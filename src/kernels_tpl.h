@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal template: the whole-board kernels, written once over the primitives each backend
  * supplies. Contract: the including backend file defines, before including backend_tpl.h,
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal template: the two king scans of king safety, after the seed "Checks and Pinned
  * Pieces" (Opposite Ray-Directions), with the king's ray made to do the enemy ray's work.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: copy-make, shared by df_make_move and the perft of every backend. With with_key
  * false (perft, a compile-time constant after inlining) the Polyglot key is left alone. */
 #ifndef DF_SRC_MAKE_MOVE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal template: the legal move generator, bulk counting and perft, instantiated once
  * per backend after kernels_tpl.h, so the backend's eight-direction fill (df__rays_of) and
  * king safety (df__king_safety) inline into it. One king-safety pass and one fill of two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine layer around the dispatched generator: copy-make, move predicates, checks. */
 #include "dirfill.h"
 #include "make_move.h"

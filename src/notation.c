@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Move notation: UCI (long algebraic) and SAN, written and read against the legal moves. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Feature planes: the channel names, the dispatched batch, and batches on threads (from
  * boards, FEN texts or piece bitboards). A thread that cannot start leaves its share to the
  * calling thread, so the output is always complete. */

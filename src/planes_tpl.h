@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal template: the feature planes of a batch (planes.h), instantiated per backend after
  * kernels_tpl.h, whose attack map and king safety it uses. Contract: the including file
  * defines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Polyglot Zobrist keys. The table is the opening-book format's published 781 random
  * numbers (a fact of the format, as every book and engine uses them): 768 for the twelve
  * kinds of piece on 64 squares (black pawn, white pawn, black knight, ... white king),

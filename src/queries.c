@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Square-centric queries (seed "Square Attacked By"). */
 #include "dirfill.h"
 

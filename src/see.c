@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Static exchange evaluation (seed "X-ray Attacks": what x-rays are for). The attackers of
  * the destination are read through an occupancy from which every piece that has captured is
  * removed, so a slider behind it joins the exchange: x-rays by modifying occupancy. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Status phrases and the library's version. */
 #include "dirfill.h"
 

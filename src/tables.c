@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rectangular in-between and line tables, as compile-time constants: no init call,
  * no race, read-only data shared by every process that maps the library. */
 #include "dirfill.h"

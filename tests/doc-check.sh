@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The API reference is complete: every public function has a doc comment, the README's snippet
 # is the example the tests build, Doxygen builds the reference from the headers with warnings
 # as errors, and every public name of the headers (functions, types, enumerators, macros; not
@@ -54,5 +55,11 @@ if [ -n "$absent" ]; then
   echo "$absent"
   exit 1
 fi
-echo "docs: $(echo "$declared" | wc -l) public names, each on a page of the reference (0 warnings)"
+# `make docs` works in a fresh tree (no build/ yet), as a new clone has it.
+fresh="$out/fresh-clone"
+mkdir -p "$fresh"
+cp -r include docs Makefile "$fresh"/
+make -s -C "$fresh" docs >"$out/make-docs.log" 2>&1 || { echo "make docs fails in a fresh tree:"; cat "$out/make-docs.log"; exit 1; }
+[ -f "$fresh/build/docs/html/index.html" ] || { echo "make docs made no build/docs/html/index.html"; exit 1; }
+echo "docs: $(echo "$declared" | wc -l) public names, each on a page of the reference (0 warnings); make docs works in a fresh tree"
 echo "1 passed, 0 failed"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every public header compiles alone, warning-free, in consumer code under strict flags: gcc
 # and clang, as C11 and as C++17 (a consumer's flags are not dirfill's to choose).
 #   usage: tests/header-check.sh SOURCE_DIR SCRATCH_DIR

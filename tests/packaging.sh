@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs dirfill the ways people do and builds outside consumers against each:
 #  - static and shared, the prefix given at install time (cmake --install --prefix P);
 #    consumers via find_package, via pkg-config (whose prefix follows the .pc file) and as

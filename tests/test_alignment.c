@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every entry point that takes memory, on heap buffers at each 8-byte step of misalignment
  * (addresses 8, 16, 24, ..., 56 bytes past a multiple of 64), as malloc, numpy, ctypes or
  * cffi give them: results equal those written to ordinary variables. Once per backend. */

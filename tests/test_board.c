@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The position level against the piece-by-piece reference, for the backend under test:
  * attack maps (every field, exact counts), king safety by opposite rays, attackers-to,
  * is-attacked, attacked-by-piece, gives-check, attack bytes and single-slider x-rays. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The dirfill program against CLI-CONTRACT.md: JSON keys and hex format, stdin order, every
  * bad-input class, backends and exit statuses, perft output, the benchmark's smoke run. */
 #define _GNU_SOURCE
@@ -419,7 +420,7 @@ static void test_perft(void **state)
     const char *const *bad[] = {ARGS("perft"),
                                 ARGS("perft", "--depth", "x"),
                                 ARGS("perft", "--depth", "-1"),
-                                ARGS("perft", "--depth", "99"),
+                                ARGS("perft", "--depth", "65"),
                                 ARGS("perft", "--depth"),
                                 ARGS("perft", "--depth", " 3"),
                                 ARGS("perft", "--depth", "+3"),
@@ -434,6 +435,16 @@ static void test_perft(void **state)
     }
     r = run(ARGS("perft", "--depth", "1", "--fen", "bad"), "", 0, NULL);
     assert_int_equal(1, r.status);
+    done(&r);
+    /* Every depth up to the library's maximum: a published entry has one legal move a ply. */
+    r = run(ARGS("perft", "--depth", "32", "--fen", "2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - -"),
+            "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_string_equal("1\n", r.out);
+    done(&r);
+    r = run(ARGS("perft", "--depth", "64", "--fen", "k7/8/1Q6/8/8/8/8/7K b - - 0 1"), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_string_equal("0\n", r.out);
     done(&r);
 }
 
@@ -555,6 +566,39 @@ static void test_perft_epd(void **state)
                                   "depth 2 expected 401 counted 400"));
     assert_non_null(strstr(r.out, "4 positions: 1 ok, 3 failed"));
     done(&r);
+    /* A depth beyond the maximum fails its entry, said so, while the entry's other depths are
+     * counted; the largest count a 64-bit number holds is read; an entry with nothing up to
+     * --depth is not checked (and says so) without failing. */
+    fd = mkstemp(strcpy(path, "/tmp/dirfill-epd-XXXXXX"));
+    const char deep[] = "2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - - ;D1 1 ;D32 1 ;D100 1\n"
+                        "8/8/8/8/8/8/8/K1k5 w - - ;D1 18446744073709551615\n"
+                        "8/8/8/8/8/8/8/K1k5 w - - ;D1 18446744073709551616\n";
+    assert_int_equal((ssize_t)sizeof deep - 1, write(fd, deep, sizeof deep - 1));
+    close(fd);
+    r = run(ARGS("perft", "--epd", path), "", 0, NULL);
+    assert_int_equal(1, r.status);
+    assert_non_null(strstr(r.out, "depth 100 is beyond the maximum depth 64 (the other depths match)"));
+    assert_non_null(strstr(r.out, "depth 1 expected 18446744073709551615 counted 1"));
+    assert_non_null(strstr(r.out, "FAIL line 3: expected ;D<depth> <nodes> with nodes a whole"));
+    assert_non_null(strstr(r.out, "3 positions: 0 ok, 3 failed, 0 not checked"));
+    done(&r);
+    r = run(ARGS("perft", "--json", "--epd", path), "", 0, NULL);
+    assert_non_null(strstr(r.out, "{\"depth\": 32, \"expected\": 1, \"nodes\": 1}, {\"depth\": 100, "
+                              "\"expected\": 1, \"error\": \"beyond the maximum depth 64\"}"));
+    done(&r);
+    fd = open(path, O_WRONLY | O_TRUNC);
+    const char shallow[] = DF_FEN_START " ;D5 4865609\n";
+    assert_int_equal((ssize_t)sizeof shallow - 1, write(fd, shallow, sizeof shallow - 1));
+    close(fd);
+    r = run(ARGS("perft", "--epd", path, "--depth", "3"), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, "skip " DF_FEN_START ": no listed depth up to 3"));
+    assert_non_null(strstr(r.out, "1 positions: 0 ok, 0 failed, 1 not checked"));
+    done(&r);
+    r = run(ARGS("perft", "--json", "--epd", path, "--depth", "3"), "", 0, NULL);
+    assert_non_null(strstr(r.out, "\"results\": [], \"ok\": null, \"checked\": false"));
+    done(&r);
+    unlink(path);
     r = run(ARGS("perft", "--epd", "/nonexistent/suite.epd"), "", 0, NULL);
     assert_int_equal(1, r.status);
     done(&r);
@@ -593,7 +637,7 @@ static void test_output_errors(void **state)
 static void test_long_line(void **state)
 {
     (void)state;
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef DFT_SANITIZED
     const size_t big = (size_t)8 << 20; /* the sanitizers reserve too much for a limit */
     const long limit = 0;
 #else

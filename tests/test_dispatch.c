@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* Backend registry, selection, DIRFILL_BACKEND resolution and the first-call race. This
  * executable never selects a backend before the race: the first resolution happens there. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* FEN parsing and formatting: round trips, input rules, every bad-FEN kind (the corpus in
  * tests/data/bad-fens.txt) and arbitrary bytes (run it under ASan to catch over-reads). */
 #include <stdio.h>

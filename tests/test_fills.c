@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shifts, Kogge-Stone fills and ray attacks against square-by-square walking. */
 #include "dft.h"
 #include "reference.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The dispatched eight-direction kernels of the backend under test, against the walking
  * reference and against the scalar backend. */
 #include "dft.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Knight and king set-wise attacks against per-square offsets. */
 #include "dft.h"
 #include "reference.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* In-between and line sets: table, pure calculation and the walking reference agree on
  * all 4096 pairs. */
 #include "dft.h"

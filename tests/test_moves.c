@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine layer against the slow reference (tests/support/reference.c) and published
  * facts: perft counts of the Chess Programming Wiki (standard and Chess960), move lists
  * equal to the reference generator's, copy-make and Polyglot keys against recomputation and

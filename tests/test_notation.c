@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* UCI and SAN: every legal move of many positions (standard and Chess960) written and read
  * back, and hand-made cases of disambiguation, castling, promotion, check and mate. */
 #include <string.h>

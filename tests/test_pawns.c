@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Set-wise pawn routines (seed "Pawn Attacks (Bitboards)") against per-pawn references. */
 #include "dft.h"
 #include "reference.h"

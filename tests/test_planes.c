@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Feature planes against the reference attack maps and king safety, square by square; the
  * batch and threaded calls against the single one; FEN and bitboard inputs with bad entries;
  * the channel names. Once per backend. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Static exchange evaluation against a recursive reference (tests/support/reference.c) on
  * every legal move of many positions, and hand-made exchanges: batteries, x-rays behind
  * pawns, the king's rule, en passant, promotions, castling. */

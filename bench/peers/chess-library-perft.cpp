@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A perft driver for Disservin's chess-library (https://github.com/Disservin/chess-library),
 // for bench/perft-vs.sh only: bulk counting at the last ply, as dirfill counts. Build:
 //   g++ -std=c++17 -O3 -march=native -I CHESS_LIBRARY/include chess-library-perft.cpp -o cl_perft

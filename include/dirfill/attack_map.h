@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file attack_map.h
  * @brief Everything one side attacks: per direction, x-rays, per piece type, all, twice, and

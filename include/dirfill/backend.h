@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file backend.h
  * @brief Run-time backend selection: which instruction set the dispatched calls use.

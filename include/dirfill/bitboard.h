@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file bitboard.h
  * @brief Masks, square and direction helpers, and the single-direction set-wise primitives:
@@ -7,12 +8,14 @@
  * Whole-board work (all eight directions, attack maps) is dispatched: see kernels.h.
  *
  * Argument conventions, the same in every header of the library:
+ * - a function that writes its result into caller memory takes that destination first (as
+ *   memcpy and snprintf do), then the board, then squares and moves, then colours and flags,
+ *   and an optional error report last: df_attack_map_side(out, board, color),
+ *   df_make_move(out, board, move), df_fen_format(buf, size, board, flags);
  * - set-wise functions take sets first, then @c empty (the squares sliders pass through),
  *   then a direction: df_fill(gen, empty, dir), df_ray_attacks(sliders, empty, dir);
  * - single-square functions take the square first, then @c occ (the occupied squares):
- *   df_square_ray(sq, occ, dir), df_square_rook_attacks(sq, occ);
- * - board-level functions take the output first, then the board, then squares and colours:
- *   df_attack_map_side(out, board, color), df_attackers_to(board, sq, occ).
+ *   df_square_ray(sq, occ, dir), df_square_rook_attacks(sq, occ).
  * @c empty appears only in set-wise fills; every query takes @c occ.
  *
  * Preconditions are checked with assert() (active unless NDEBUG is defined): squares are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file board.h
  * @brief The position: df_board, its castling rights, FEN parsing and formatting.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file export.h
  * @brief DF_API: the mark of an exported function or table.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file hash.h
  * @brief Polyglot Zobrist keys: the opening-book standard's 781 published random numbers.

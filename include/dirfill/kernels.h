@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file kernels.h
  * @brief Dispatched whole-board kernels: all eight directions of a slider set per call, or a

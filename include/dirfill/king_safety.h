@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file king_safety.h
  * @brief Checks, pins and discovered-check candidates of the side to move, by opposite rays

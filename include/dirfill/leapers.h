@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file leapers.h
  * @brief Knight and king attacks: set-wise, per jump, and per square (lookup tables).

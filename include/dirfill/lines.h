@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file lines.h
  * @brief Geometry without occupancy: in-between and line sets (Chess Programming Wiki, "Square

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file moves.h
  * @brief The engine layer: a 16-bit move, legal move generation (all, captures, quiets),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file pawns.h
  * @brief Set-wise pawn attacks after the Chess Programming Wiki page "Pawn Attacks (Bitboards)":

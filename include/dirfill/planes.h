@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file planes.h
  * @brief Feature planes for batches of positions: bytes per square, as evaluation networks

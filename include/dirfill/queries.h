@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file queries.h
  * @brief Square-centric queries (Chess Programming Wiki, "Square Attacked By"): attackers of a

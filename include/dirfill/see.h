@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file see.h
  * @brief Static exchange evaluation on the library's x-ray machinery: the swap-off on a

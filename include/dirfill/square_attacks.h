@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file square_attacks.h
  * @brief Attacks of one slider on one square through an occupancy, and single-slider x-rays

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file status.h
  * @brief df_status: what the library's fallible calls return.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file types.h
  * @brief The vocabulary of the library: bitboards, squares, colours, piece types, directions.

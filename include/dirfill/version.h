@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /**
  * @file version.h
  * @brief The version of the headers (macros) and of the linked library (df_version).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """dirfill: set-wise chess attack information from Kogge-Stone fills, for Python and numpy.
 
 The C library does the work (scalar, AVX2 or AVX-512, chosen for this CPU); the GIL is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CPython extension of the dirfill package: thin wrappers over the C library. The GIL is
  * released while the library computes a batch. */
 #define PY_SSIZE_T_CLEAN

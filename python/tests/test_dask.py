@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """examples/dask_planes.py on a small file with 2 local workers: the shards, concatenated in
 order, equal dirfill.attack_planes of the valid lines."""
 import glob

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The Python package: the same answers as the library through every input form, errors as
 documented, threads and the GIL released."""
 import threading

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The AVX2 backend, written with SIMDe. Two 256-bit vectors hold the eight directions:
  * lanes 0..3 are N NE E NW (left shifts by 8 9 1 7), lanes 4..7 are S SW W SE (right
  * shifts by the same counts), so one vpsllvq and one vpsrlvq advance all eight rays one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The AVX-512 backend (F and VL), written with SIMDe. One 512-bit vector holds the eight
  * directions in df_dir order. vprolvq rotates every lane by its own count (a rotation left by
  * 64 - s is a shift right by s), so one instruction advances all eight rays; the squares a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scalar backend: eight independent Kogge-Stone fills, one per direction, in 64-bit
  * general-purpose registers. GCC may still auto-vectorise the batch loops with SSE2 (the README
  * measures what that is worth). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Uses the installed library the way an engine would; exits 0 when the answers are right. */
 #include <dirfill.h>
 #include <stdio.h>

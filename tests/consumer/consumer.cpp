@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The public header compiles as C++17 with -Wall -Werror, and links.
 #include <dirfill.h>
 

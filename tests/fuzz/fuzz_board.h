@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Boards from fuzzer bytes, shared by the fuzz targets. */
 #ifndef DFT_FUZZ_BOARD_H
 #define DFT_FUZZ_BOARD_H

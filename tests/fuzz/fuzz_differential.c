@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: bitboards and boards made from the input bytes go through every backend
  * this machine runs (scalar, avx2, avx512, and the SIMDe-emulated builds of the vector
  * sources) and the square-by-square reference; any disagreement aborts. */

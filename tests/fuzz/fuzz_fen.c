@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: any bytes through the FEN parser. A valid FEN must format back to text
  * that parses to the same board, and the board must go through the attack maps and king
  * safety without a fault. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the legal move generator on fuzzed boards (castling rights and en passant
  * included) against the slow reference generator, on every backend this machine runs; perft
  * to depth 2 equal to the reference's count; every move made by copy-make equal to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "dft.h"
 
 #include <stdio.h>

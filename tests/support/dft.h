@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test support: seeded random inputs, 8x8 diagrams on failure, backends (the compiled ones
  * and the emulated builds), test data. The only include directory of the tests besides the
  * public headers. */
@@ -12,6 +13,17 @@
 #include <cmocka.h>
 
 #include "dirfill.h"
+
+/* DFT_SANITIZED: built with a sanitizer (GCC says so with __SANITIZE_*__, clang with
+ * __has_feature), which reserves more address space than a test's resource limit allows. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define DFT_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                        \
+    __has_feature(memory_sanitizer)
+#define DFT_SANITIZED 1
+#endif
+#endif
 
 #ifndef DFT_ITERATIONS
 #define DFT_ITERATIONS 1000000

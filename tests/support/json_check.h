@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small JSON checker for the program's output: validates a document and finds values
  * by a dotted path ("white.rays.NE"). Enough for tests; not a general parser. */
 #ifndef DFT_JSON_CHECK_H

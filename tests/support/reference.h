@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The obvious reference: square-by-square walking and piece-by-piece loops. Slow on
  * purpose; every fast routine is compared with it. */
 #ifndef DFT_REFERENCE_H

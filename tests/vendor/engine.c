@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The vendoring engine: perft of the start position to depth 3 through the vendored library. */
 #include <dirfill.h>
 #include <stdio.h>

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The project's own checks fire: each is run on a scratch tree holding exactly the fault it
+# guards against, and must fail naming it.
+#   usage: tests/guards-fire.sh SOURCE_DIR SCRATCH_DIR
+set -euo pipefail
+src=$1
+work=$2
+rm -rf "$work"
+mkdir -p "$work"
+expect_fail() { # name, expected message, command...
+  local name=$1 want=$2
+  shift 2
+  if "$@" >"$work/$name.log" 2>&1; then echo "FAIL: $name passed a faulty tree"; exit 1; fi
+  grep -q -- "$want" "$work/$name.log" || { echo "FAIL: $name did not say '$want':"; cat "$work/$name.log"; exit 1; }
+  echo "fires: $name"
+}
+
+# license-check: a source without its SPDX line.
+mkdir -p "$work/license/src"
+cp "$src/LICENSE" "$work/license/"
+printf 'int f(void) { return 0; }\n' >"$work/license/src/unlabelled.c"
+expect_fail license "src/unlabelled.c" "$src/tests/license-check.sh" "$work/license"
+
+# header-check: a public header with a sign conversion a consumer's -Wsign-conversion rejects.
+mkdir -p "$work/headers/include/dirfill"
+printf '#include <stdint.h>\nstatic inline int df_bad(uint32_t x) { return x; }\n' \
+  >"$work/headers/include/dirfill/bad.h"
+printf '#include "dirfill/bad.h"\n' >"$work/headers/include/dirfill.h"
+expect_fail headers "FAIL: dirfill.h" "$src/tests/header-check.sh" "$work/headers" "$work/headers-out"
+echo "guards: 2 fired"
