@@ -22,6 +22,7 @@
 #include "dirfill/attack_map.h"
 #include "dirfill/backend.h"
 #include "dirfill/bitboard.h"
+#include "dirfill/game.h"
 #include "dirfill/board.h"
 #include "dirfill/hash.h"
 #include "dirfill/kernels.h"
