@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* dirfill analyze: the contract's JSON Lines, or diagrams for people. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
 
 static const char help[] =
     "usage: dirfill analyze [--json] [--fen FEN]\n"
+    "       dirfill analyze --svg FILE [--show LIST] --fen FEN\n"
     "\n"
     "With --fen, one position; otherwise FENs from standard input, one a line (blank lines\n"
     "and lines starting with # are skipped), one result per line in input order.\n"
-    "  --json   one JSON object per line (keys: docs/cli.md)\n"
+    "  --json       one JSON object per line (keys: docs/cli.md)\n"
+    "  --svg FILE   also draw the position into FILE (SVG), with the overlays of --show\n"
+    "  --show LIST  comma-separated: counts, twice, rays, xrays (each alone, or .white /\n"
+    "               .black, and for rays and xrays a direction: rays.white.N), pins,\n"
+    "               checkers, check_block, discoverers\n"
     "Bad FENs: a message on stderr (and with --json an {\"error\", \"input\"} object); the\n"
     "other lines are still analysed; exit status 1. Positions that no game reaches (the side\n"
     "not to move in check, nine pawns) are analysed like any other.\n";
@@ -134,13 +140,37 @@ static void analyze_one(const df_board *b, void *ctx)
         print_people(stdout, &a);
 }
 
+/* Draws the position into path with the overlays named in show (NULL: none). */
+static int write_svg(const char *path, const char *fen, const char *show)
+{
+    df_board b;
+    df_fen_error err;
+    if (df_fen_parse(&b, fen, strlen(fen), DF_FEN_STANDARD, &err) != DF_OK) return 0; /* said */
+    df_svg_options o = {0};
+    size_t bad = 0;
+    if (show && df_svg_parse_overlays(&o, show, strlen(show), &bad) != DF_OK)
+        return cmd_usage_error("analyze", "--show: unknown overlay at '%s' (see --help)", show + bad);
+    const size_t len = df_svg_write(NULL, 0, &b, &o);
+    char *svg = malloc(len + 1);
+    if (!svg) return cmd_input_error("analyze", "out of memory");
+    df_svg_write(svg, len + 1, &b, &o);
+    FILE *f = fopen(path, "w");
+    const bool ok = f && fwrite(svg, 1, len, f) == len;
+    const bool closed = f && fclose(f) == 0;
+    free(svg);
+    if (!ok || !closed) return cmd_input_error("analyze", "cannot write %s", path);
+    return 0;
+}
+
 int cmd_analyze(int argc, char **argv, const char *backend)
 {
     (void)backend;
     bool json = false;
-    const char *fen = NULL;
+    const char *fen = NULL, *svg = NULL, *show = NULL;
     for (int i = 0; i < argc; i++) {
-        const int got = cmd_value("analyze", argc, argv, &i, "--fen", &fen);
+        int got = cmd_value("analyze", argc, argv, &i, "--fen", &fen);
+        if (!got) got = cmd_value("analyze", argc, argv, &i, "--svg", &svg);
+        if (!got) got = cmd_value("analyze", argc, argv, &i, "--show", &show);
         if (got < 0) return -got;
         if (got) continue;
         if (cmd_is(argv[i], "--json"))
@@ -148,6 +178,18 @@ int cmd_analyze(int argc, char **argv, const char *backend)
         else
             return cmd_help_or_unknown("analyze", argv[i], help);
     }
+    if ((svg || show) && !fen)
+        return cmd_usage_error("analyze", "--svg draws one position: give it with --fen");
+    if (show && !svg) return cmd_usage_error("analyze", "--show needs --svg FILE");
+    if (svg) {
+        df_svg_options o = {0};
+        size_t bad = 0;
+        if (show && df_svg_parse_overlays(&o, show, strlen(show), &bad) != DF_OK)
+            return cmd_usage_error("analyze", "--show: unknown overlay at '%s' (see --help)",
+                                   show + bad);
+    }
     const position_loop loop = {"analyze", json, DF_FEN_STANDARD, false, analyze_one, &json};
-    return run_positions(&loop, fen);
+    const int status = run_positions(&loop, fen);
+    if (status || !svg) return status;
+    return write_svg(svg, fen, show);
 }

@@ -36,6 +36,7 @@
 #include "dirfill/see.h"
 #include "dirfill/square_attacks.h"
 #include "dirfill/status.h"
+#include "dirfill/svg.h"
 #include "dirfill/types.h"
 #include "dirfill/version.h"
 

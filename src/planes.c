@@ -39,7 +39,7 @@ unsigned df_hardware_threads(void)
 }
 
 /* Where a job's positions come from. */
-typedef enum { DF__FROM_BOARDS, DF__FROM_FENS, DF__FROM_PIECES } df__source;
+typedef enum { DF__FROM_BOARDS, DF__FROM_FENS, DF__FROM_ROWS } df__source;
 
 /* One thread's share: positions [begin, end) of a batch, read from one source. */
 typedef struct df__job {
@@ -50,10 +50,23 @@ typedef struct df__job {
     const char *const *fens;
     const size_t *lens;
     df_fen_flags flags;
-    const uint64_t *pieces;
-    const uint8_t *stm;
+    const df_position_rows *rows;
     size_t begin, end, accepted;
 } df__job;
+
+/* Row i of rows as a board. */
+static df_status df__board_of_row(df_board *b, const df_position_rows *rows, size_t i)
+{
+    df_board_parts parts;
+    memcpy(parts.pieces, rows->pieces + 12 * i, sizeof parts.pieces);
+    parts.stm = rows->stm[i] ? DF_BLACK : DF_WHITE;
+    parts.castling_rooks = rows->castling_rooks ? rows->castling_rooks[i] : 0;
+    parts.ep = rows->ep ? rows->ep[i] : -1;
+    parts.halfmove = 0;
+    parts.fullmove = 1;
+    parts.chess960 = rows->chess960;
+    return df_board_from_parts(b, &parts);
+}
 
 /* Positions are made in blocks on the stack and their planes computed a block at a time, so a
  * batch call carries enough work to hide its dispatch. */
@@ -79,8 +92,7 @@ static void *df__run_job(void *arg)
             if (j->source == DF__FROM_FENS)
                 good = df_fen_parse(&block[count], j->fens[i], j->lens[i], j->flags, NULL) == DF_OK;
             else
-                good = df_board_from_pieces(&block[count], j->pieces + 12 * i,
-                                            j->stm[i] ? DF_BLACK : DF_WHITE) == DF_OK;
+                good = df__board_of_row(&block[count], j->rows, i) == DF_OK;
             j->ok[i] = good;
             if (!good) {
                 memset(j->out + i * DF_PLANE_BYTES, 0, DF_PLANE_BYTES);
@@ -149,11 +161,10 @@ size_t df_attack_planes_from_fens_mt(uint8_t *out, bool *ok, const char *const *
                           n, threads);
 }
 
-size_t df_attack_planes_from_pieces_mt(uint8_t *out, bool *ok, const uint64_t *pieces,
-                                       const uint8_t *stm, size_t n, unsigned threads)
+size_t df_attack_planes_from_rows_mt(uint8_t *out, bool *ok, const df_position_rows *rows, size_t n,
+                                     unsigned threads)
 {
-    if (n && (!out || !ok || !pieces || !stm)) return 0;
-    return df__run_shared(
-        (df__job){.source = DF__FROM_PIECES, .out = out, .ok = ok, .pieces = pieces, .stm = stm}, n,
-        threads);
+    if (n && (!out || !ok || !rows || !rows->pieces || !rows->stm)) return 0;
+    return df__run_shared((df__job){.source = DF__FROM_ROWS, .out = out, .ok = ok, .rows = rows}, n,
+                          threads);
 }

@@ -268,6 +268,90 @@ static void test_single_slider_xrays_random(void **state)
     }
 }
 
+/* Parts and back: every played position (castling rights, en passant, Chess960) returns equal,
+ * and every invariant a part can break is refused. df_board_is_valid agrees. */
+static void test_parts(void **state)
+{
+    (void)state;
+    for (long i = 0; i < DFT_ITERATIONS / 200; i++) {
+        df_board b, back;
+        dft_rand_game_position(&b);
+        assert_true(df_board_is_valid(&b));
+        df_board_parts parts;
+        df_board_to_parts(&parts, &b);
+        assert_int_equal(DF_OK, df_board_from_parts(&back, &parts));
+        /* Equal but for the rook squares of rights no longer held, which mean nothing. */
+        df_board_parts again;
+        df_board_to_parts(&again, &back);
+        assert_memory_equal(&parts, &again, sizeof parts);
+        assert_int_equal(b.key, back.key);
+        assert_int_equal(b.castling, back.castling);
+    }
+    const df_board start = dft_fen(DF_FEN_START);
+    df_board_parts good, p;
+    df_board_to_parts(&good, &start);
+    df_board out = start;
+    /* Each fault once; *out is left alone. */
+    p = good;
+    p.pieces[df_piece_index(DF_WHITE, DF_KNIGHT)] |= df_square_bb(DF_E1); /* on the king */
+    assert_int_equal(DF_ERR_BOARD, df_board_from_parts(&out, &p));
+    p = good;
+    p.pieces[df_piece_index(DF_BLACK, DF_KING)] = 0;
+    assert_int_equal(DF_ERR_BOARD, df_board_from_parts(&out, &p));
+    p = good;
+    p.pieces[df_piece_index(DF_BLACK, DF_PAWN)] |= df_square_bb(DF_A1) & ~start.color[DF_WHITE];
+    p.pieces[df_piece_index(DF_WHITE, DF_PAWN)] |= df_square_bb(DF_D4) | df_square_bb(DF_H8);
+    p.pieces[df_piece_index(DF_BLACK, DF_ROOK)] &= ~df_square_bb(DF_H8);
+    p.castling_rooks &= ~df_square_bb(DF_H8);
+    assert_int_equal(DF_ERR_BOARD, df_board_from_parts(&out, &p)); /* a pawn on h8 */
+    p = good;
+    p.pieces[df_piece_index(DF_WHITE, DF_ROOK)] &= ~df_square_bb(DF_H1); /* right without rook */
+    assert_int_equal(DF_ERR_BOARD, df_board_from_parts(&out, &p));
+    p = good;
+    p.castling_rooks |= df_square_bb(DF_B1); /* a knight, not a rook */
+    assert_int_equal(DF_ERR_BOARD, df_board_from_parts(&out, &p));
+    p = good;
+    p.pieces[df_piece_index(DF_WHITE, DF_KNIGHT)] &= ~df_square_bb(DF_B1);
+    p.pieces[df_piece_index(DF_WHITE, DF_ROOK)] |= df_square_bb(DF_B1);
+    p.castling_rooks = (p.castling_rooks & ~df_square_bb(DF_A1)) | df_square_bb(DF_B1);
+    assert_int_equal(DF_ERR_BOARD, df_board_from_parts(&out, &p)); /* b1: Chess960 only */
+    p.chess960 = true;
+    assert_int_equal(DF_OK, df_board_from_parts(&out, &p));
+    p = good;
+    p.ep = DF_E3; /* no black pawn in front, and white is to move */
+    assert_int_equal(DF_ERR_BOARD, df_board_from_parts(&out, &p));
+    p = good;
+    p.ep = 64;
+    assert_int_equal(DF_ERR_ARGUMENT, df_board_from_parts(&out, &p));
+    assert_int_equal(DF_ERR_ARGUMENT, df_board_from_parts(&out, NULL));
+    /* A real en-passant square is kept only when a pawn can take: as the FEN parser keeps it. */
+    const df_board e4 = dft_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    assert_int_equal(DF_SQUARE_NONE, e4.ep);
+    df_board_to_parts(&p, &e4);
+    p.ep = DF_E3;
+    assert_int_equal(DF_OK, df_board_from_parts(&out, &p));
+    assert_int_equal(DF_SQUARE_NONE, out.ep);
+    const df_board d5 = dft_fen("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    assert_int_equal(DF_E3, d5.ep);
+    df_board_to_parts(&p, &d5);
+    assert_int_equal(DF_OK, df_board_from_parts(&out, &p));
+    assert_memory_equal(&d5, &out, sizeof out);
+    /* Hand-broken boards are not valid. */
+    df_board bad = start;
+    bad.piece[DF_PAWN] |= df_square_bb(DF_E4);
+    assert_false(df_board_is_valid(&bad));
+    bad = start;
+    bad.castle_rook[0] = DF_G1;
+    assert_false(df_board_is_valid(&bad));
+    bad = start;
+    bad.ep = 100;
+    assert_false(df_board_is_valid(&bad));
+    bad = start;
+    bad.stm = 2;
+    assert_false(df_board_is_valid(&bad));
+    assert_false(df_board_is_valid(NULL));
+}
+
 int main(void)
 {
     dft_setup_backend();
@@ -281,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_attacks_square_random),
         cmocka_unit_test(test_attack_bytes_random),
         cmocka_unit_test(test_single_slider_xrays_random),
+        cmocka_unit_test(test_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

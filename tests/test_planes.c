@@ -84,25 +84,27 @@ static void test_threads_and_inputs(void **state)
     (void)state;
     enum { N = 301 };
     static df_board boards[N];
-    static uint64_t pieces[N * 12];
+    static uint64_t pieces[N * 12], castling[N];
+    static int8_t ep[N];
     static uint8_t stm[N];
     static const char *fens[N];
     static size_t lens[N];
     static char text[N][DF_FEN_MAX];
     for (int i = 0; i < N; i++) {
+        /* Played positions: castling rights and en passant travel through every input form
+         * (the rows as df_board_to_parts gives them). */
         dft_rand_game_position(&boards[i]);
-        boards[i].castling = 0; /* bitboards carry no rights */
-        boards[i].ep = DF_SQUARE_NONE;
         boards[i].halfmove = 0;
         boards[i].fullmove = 1;
         df_fen_format(text[i], sizeof text[i], &boards[i], DF_FEN_STANDARD);
         fens[i] = text[i];
         lens[i] = strlen(text[i]);
-        for (int c = 0; c < 2; c++)
-            for (int t = 0; t < 6; t++)
-                pieces[12 * i + df_piece_index((df_color)c, (df_piece_type)t)] =
-                    boards[i].color[c] & boards[i].piece[t];
-        stm[i] = boards[i].stm;
+        df_board_parts parts;
+        df_board_to_parts(&parts, &boards[i]);
+        memcpy(&pieces[12 * i], parts.pieces, sizeof parts.pieces);
+        castling[i] = parts.castling_rooks;
+        ep[i] = (int8_t)parts.ep;
+        stm[i] = (uint8_t)parts.stm;
     }
     /* Bad entries: a bad FEN, overlapping pieces, no black king. */
     fens[7] = "not a fen";
@@ -125,7 +127,7 @@ static void test_threads_and_inputs(void **state)
         assert_memory_equal(one, many, (size_t)N * DF_PLANE_BYTES);
         memset(many, 0xaa, (size_t)N * DF_PLANE_BYTES);
         assert_int_equal(N - 1, df_attack_planes_from_fens_mt(many, ok, fens, lens, N,
-                                                              DF_FEN_STANDARD, counts[k]));
+                                                              DF_FEN_CHESS960, counts[k]));
         for (int i = 0; i < N; i++) {
             const uint8_t *p = many + (size_t)i * DF_PLANE_BYTES;
             assert_int_equal(i != 7, ok[i]);
@@ -136,8 +138,10 @@ static void test_threads_and_inputs(void **state)
             }
         }
         memset(many, 0xaa, (size_t)N * DF_PLANE_BYTES);
-        assert_int_equal(N - 2,
-                         df_attack_planes_from_pieces_mt(many, ok, pieces, stm, N, counts[k]));
+        /* Chess960 starts are among the positions: rows and FENs are read as Chess960 (which
+         * takes standard castling too). */
+        const df_position_rows rows = {pieces, stm, castling, ep, true};
+        assert_int_equal(N - 2, df_attack_planes_from_rows_mt(many, ok, &rows, N, counts[k]));
         for (int i = 0; i < N; i++) {
             assert_int_equal(i != 9 && i != 11, ok[i]);
             if (ok[i])

@@ -88,7 +88,7 @@ static inline df_piece_type df_board_type_at(const df_board *b, df_square sq)
 /** The side to move. */
 static inline df_color df_board_stm(const df_board *b) { return (df_color)(b->stm & 1); }
 
-/** Whether b keeps the invariants of every board df_fen_parse, df_board_from_pieces and
+/** Whether b keeps the invariants of every board df_fen_parse, df_board_from_parts and
  *  df_make_move produce: colour and piece sets disjoint and covering the same squares, one
  *  king per side, no pawn on the first or last rank, castling rights whose king and rook stand
  *  on their first rank (rook on the right's side), an en-passant square empty, behind an enemy
@@ -102,14 +102,35 @@ DF_API bool df_board_is_valid(const df_board *b);
  *  maps and king safety accept any board with one king per side. */
 DF_API bool df_board_playable(const df_board *b);
 
-/** Index of each piece bitboard in the 12-board layout of df_board_from_pieces: white pawn,
+/** Index of each piece bitboard in the 12-board layout of df_board_parts: white pawn,
  *  knight, bishop, rook, queen, king, then black in the same order (python-chess's and
  *  shakmaty's colour-major order). */
 static inline int df_piece_index(df_color c, df_piece_type t) { return (int)(c & 1) * 6 + (int)t; }
-/** A board from twelve piece bitboards (indexed by df_piece_index) and the side to move,
- *  without castling rights or en passant, counters 0 and 1, key computed. Returns
- *  DF_ERR_BOARD (and leaves *out unchanged) when the bitboards overlap, a side has not
- *  exactly one king, or a pawn stands on the first or last rank. */
+
+/** A position as plain fields, the way data pipelines and other libraries hold one. */
+typedef struct df_board_parts {
+    uint64_t pieces[12];  /**< bitboards by df_piece_index */
+    df_bb castling_rooks; /**< the rooks that may still castle (python-chess's castling_rights):
+                               for a Chess960 board any rook on its first rank, else a1 h1 a8
+                               h8 with the king on e1 / e8 */
+    int ep;               /**< the en-passant target square, or -1 */
+    uint32_t halfmove;    /**< plies since the last capture or pawn move */
+    uint32_t fullmove;    /**< the move number (0 is read as 1) */
+    df_color stm;         /**< the side to move */
+    bool chess960;        /**< Chess960 castling */
+} df_board_parts;
+
+/** A board from its parts, key computed, the en-passant square kept as df_fen_parse keeps it
+ *  (only when a pawn of the side to move could capture there). Returns DF_ERR_BOARD (and
+ *  leaves *out unchanged) when the bitboards overlap, a side has not exactly one king, a pawn
+ *  stands on the first or last rank, a castling rook is not one of the listed squares (or not
+ *  its side's rook, or its king is not on the same rank between the two sides' rooks), or the
+ *  en-passant square is not an empty square behind an enemy pawn on the right rank;
+ *  DF_ERR_ARGUMENT for NULL pointers or an ep outside -1..63. */
+DF_API df_status df_board_from_parts(df_board *out, const df_board_parts *parts);
+/** The parts of a board (df_board_from_parts gives it back). */
+DF_API void df_board_to_parts(df_board_parts *out, const df_board *b);
+/** df_board_from_parts with no castling rights, no en passant, counters 0 and 1. */
 DF_API df_status df_board_from_pieces(df_board *out, const uint64_t pieces[12], df_color stm);
 
 /* ---- FEN ------------------------------------------------------------------------------ */

@@ -89,11 +89,21 @@ DF_API df_status df_attack_planes_batch_mt(uint8_t *out, const df_board *boards,
 DF_API size_t df_attack_planes_from_fens_mt(uint8_t *out, bool *ok, const char *const *fens,
                                             const size_t *lens, size_t n, df_fen_flags flags,
                                             unsigned threads);
-/** Planes from n positions given as twelve piece bitboards each (pieces[12 * i + k], k by
- *  df_piece_index) and the side to move (stm[i], 0 white) on threads; as df_board_from_pieces
- *  would accept them (ok[i] false and zero planes otherwise). Returns the number accepted. */
-DF_API size_t df_attack_planes_from_pieces_mt(uint8_t *out, bool *ok, const uint64_t *pieces,
-                                              const uint8_t *stm, size_t n, unsigned threads);
+/** Positions as columns, the way a data pipeline holds them: row i is pieces[12 * i + k] (k
+ *  by df_piece_index), stm[i] and, when given, castling_rooks[i] and ep[i]. */
+typedef struct df_position_rows {
+    const uint64_t *pieces;         /**< twelve bitboards a row */
+    const uint8_t *stm;             /**< the side to move a row: 0 white, 1 black */
+    const uint64_t *castling_rooks; /**< NULL (no castling rights), or the rooks that may still
+                                         castle a row (df_board_parts.castling_rooks) */
+    const int8_t *ep;               /**< NULL (no en passant), or the en-passant square a row,
+                                         -1 for none */
+    bool chess960;                  /**< the rows are Chess960 positions */
+} df_position_rows;
+/** Planes from n rows on threads, each read as df_board_from_parts reads it (ok[i] false and
+ *  zero planes for a row it refuses). Returns the number accepted. */
+DF_API size_t df_attack_planes_from_rows_mt(uint8_t *out, bool *ok, const df_position_rows *rows,
+                                            size_t n, unsigned threads);
 /** The CPUs this process may run on (at least 1). */
 DF_API unsigned df_hardware_threads(void);
 
