@@ -35,9 +35,10 @@ class build_with_library(build_ext):
 
 setup(
     ext_modules=[Extension(
-        "dirfill._dirfill", ["dirfill/_dirfill.c"],
+        "dirfill._dirfill", ["dirfill/_module.c", "dirfill/_planes.c", "dirfill/_board.c"],
         include_dirs=[os.path.join(ROOT, "include"), numpy.get_include()],
-        extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-missing-field-initializers"],
+        extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-missing-field-initializers",
+                            "-Wno-cast-function-type"],
         libraries=["pthread"])],
     cmdclass={"build_ext": build_with_library},
 )

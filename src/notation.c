@@ -171,20 +171,33 @@ static bool df__san_matches(const df_board *b, df_move m, const df__san *s)
            (s->rank < 0 || df_rank_of(from) == s->rank);
 }
 
-df_status df_move_from_san(df_move *out, const df_board *b, const char *text, size_t len)
+/* The legal moves text matches: 0, 1 (*found) or more; -1 when the text is malformed. */
+static int df__san_candidates(const df_board *b, const char *text, size_t len, df_move *found)
 {
     df__san s;
-    if (!text || len > 16 || !df__parse_san(text, len, &s)) return DF_ERR_MOVE;
+    if (!text || len > 16 || !df__parse_san(text, len, &s)) return -1;
     df_move_list list;
     df_generate_legal(&list, b);
-    df_move found = DF_MOVE_NONE;
     int matches = 0;
     for (uint32_t i = 0; i < list.count; i++)
         if (df__san_matches(b, list.moves[i], &s)) {
-            found = list.moves[i];
+            *found = list.moves[i];
             matches++;
         }
-    if (matches != 1) return DF_ERR_MOVE;
+    return matches;
+}
+
+df_status df_move_from_san(df_move *out, const df_board *b, const char *text, size_t len)
+{
+    df_move found = DF_MOVE_NONE;
+    if (df__san_candidates(b, text, len, &found) != 1) return DF_ERR_MOVE;
     *out = found;
     return DF_OK;
+}
+
+const char *df_move_from_san_error(const df_board *b, const char *text, size_t len)
+{
+    df_move found;
+    const int n = df__san_candidates(b, text, len, &found);
+    return n < 0 ? "not SAN" : n == 0 ? "illegal" : n > 1 ? "ambiguous" : NULL;
 }

@@ -124,6 +124,12 @@ static void test_lenient_and_strict(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (df_move_from_san(&m, &b, bad[i], strlen(bad[i])) == DF_OK)
             fail_msg("accepted '%s'", bad[i]);
+    /* Why each is refused. */
+    assert_string_equal("ambiguous", df_move_from_san_error(&b, "Nd2", 3));
+    assert_string_equal("illegal", df_move_from_san_error(&b, "Qd2", 3));
+    assert_string_equal("not SAN", df_move_from_san_error(&b, "Nbdd2", 5));
+    assert_string_equal("not SAN", df_move_from_san_error(&b, "", 0));
+    assert_null(df_move_from_san_error(&b, "Nbd2", 4));
     b = dft_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
     assert_int_equal(DF_OK, df_move_from_san(&m, &b, "b8Q", 3));
     assert_int_equal(DF_QUEEN, df_move_promotion(m));

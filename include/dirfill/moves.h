@@ -145,6 +145,9 @@ DF_API size_t df_move_to_san(char out[DF_SAN_MAX], const df_board *b, df_move m)
  *  are accepted, as are 0-0 and promotions without '='. Returns DF_OK, or DF_ERR_MOVE for text
  *  that is malformed, matches no legal move or more than one (*out unchanged). */
 DF_API df_status df_move_from_san(df_move *out, const df_board *b, const char *text, size_t len);
+/** Why df_move_from_san refused text: "not SAN" (malformed), "illegal" (no legal move matches)
+ *  or "ambiguous" (more than one does); NULL when it is accepted. A constant string. */
+DF_API const char *df_move_from_san_error(const df_board *b, const char *text, size_t len);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,7 @@
 """dirfill: set-wise chess attack information from Kogge-Stone fills, for Python and numpy.
 
 The C library does the work (scalar, AVX2 or AVX-512, chosen for this CPU); the GIL is
-released while it computes a batch, and batches run on threads.
+released while it computes a batch, batches run on threads, and Ctrl-C stops long calls.
 
     >>> import dirfill
     >>> planes = dirfill.attack_planes(["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"])
@@ -10,11 +10,17 @@ released while it computes a batch, and batches run on threads.
     True
     >>> int(planes[0, dirfill.PLANES.index("white.count"), 2, 0])   # a3: pawn b2, knight b1
     2
+    >>> board = dirfill.Board()
+    >>> board.push_san("e4"), board.push_san("e5"), board.outcome()
+    ('e2e4', 'e7e5', None)
 """
+import warnings as _warnings
+
 import numpy as _np
 
 from . import _dirfill
-from ._dirfill import analyze, backend, backends, legal_moves, perft, push, select_backend
+from ._dirfill import (PERFT_MAX_DEPTH, Board, Outcome, analyze, backend, backends, legal_moves,
+                       perft, push, select_backend, svg)
 
 __version__ = _dirfill.__version__
 
@@ -26,8 +32,24 @@ __version__ = _dirfill.__version__
 #: Every plane is 0/1 per square but the ``*.count`` planes (0..19 attackers).
 PLANES = _dirfill._plane_names()
 
-__all__ = ["PLANES", "analyze", "attack_planes", "attack_planes_from_bitboards", "backend",
-           "backends", "legal_moves", "perft", "push", "select_backend"]
+#: Colours and piece types as python-chess numbers them.
+WHITE, BLACK = True, False
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = range(1, 7)
+#: Squares 0 (a1) to 63 (h8), named as in python-chess: dirfill.E4 == 28.
+SQUARE_NAMES = [f + r for r in "12345678" for f in "abcdefgh"]
+globals().update({name.upper(): i for i, name in enumerate(SQUARE_NAMES)})
+
+__all__ = ["PLANES", "PERFT_MAX_DEPTH", "Board", "Outcome", "analyze", "attack_planes",
+           "attack_planes_from_bitboards", "backend", "backends", "legal_moves", "perft", "push",
+           "select_backend", "svg", "WHITE", "BLACK", "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN",
+           "KING", "SQUARE_NAMES"]
+
+_status, _value = _dirfill._backend_env()
+if _status != "ok":
+    _warnings.warn("DIRFILL_BACKEND=%r ignored (%s): dirfill uses %s. Backends: %s (names are "
+                   "exact, lower case)." % (_value, _status, backend(), ", ".join(backends())),
+                   RuntimeWarning, stacklevel=2)
+
 
 def _check_errors(errors):
     if errors not in ("raise", "mask"):
@@ -37,13 +59,17 @@ def _check_errors(errors):
 def attack_planes(fens, threads=0, errors="raise", *, chess960=False, out=None):
     """Feature planes of many positions, computed on ``threads`` threads (0: every CPU).
 
-    ``fens`` is a sequence of str or bytes, or a 1-d numpy array of str or bytes. Returns a
-    uint8 array of shape ``(len(fens), len(PLANES), 8, 8)``: plane, rank (1 first), file (a
-    first). ``out``, a writeable C-contiguous uint8 array of that shape, receives the planes
-    instead of a new array (reusing a buffer chunk after chunk saves allocating and first
-    touching its pages, which costs about as much as computing the planes). A bad FEN raises
-    ValueError naming its index and the parser's message; with ``errors="mask"`` the result is
-    ``(planes, ok)``, ``ok`` a bool array, bad rows all zero.
+    ``fens`` is a sequence of str or bytes, or a 1-d numpy array of str or bytes (one FEN is
+    ``[fen]``: a lone str is a TypeError). Returns a uint8 array of shape
+    ``(len(fens), len(PLANES), 8, 8)``: plane, rank (1 first), file (a first). ``out``, a
+    writeable C-contiguous uint8 array of that shape that shares no memory with ``fens``,
+    receives the planes instead of a new array (reusing a buffer chunk after chunk saves
+    allocating and first touching its pages, which costs about as much as computing them). A
+    bad FEN raises ValueError naming its index and the parser's message; with
+    ``errors="mask"`` the result is ``(planes, ok)``, ``ok`` a bool array, bad rows all zero.
+    The texts are copied or held before the GIL is released, so another thread may change
+    ``fens`` meanwhile. Ctrl-C raises KeyboardInterrupt within a chunk (32768 positions); the
+    rows of ``out`` not computed by then are zero.
     """
     _check_errors(errors)
     planes, ok, first_bad = _dirfill._planes_from_fens(fens, threads, chess960=chess960, out=out)
@@ -54,23 +80,30 @@ def attack_planes(fens, threads=0, errors="raise", *, chess960=False, out=None):
     return planes
 
 
-def attack_planes_from_bitboards(pieces, stm, threads=0, errors="raise", *, out=None):
-    """Feature planes of positions already in bitboards.
+def attack_planes_from_bitboards(pieces, stm, threads=0, errors="raise", *, castling=None,
+                                 ep=None, chess960=False, out=None):
+    """Feature planes of positions held as columns of numbers, as pgn_positions gives them.
 
-    ``pieces``: an array of shape ``(n, 12)`` of 64-bit bitboards (bit i = square i, a1 = 0),
+    ``pieces``: integers of shape ``(n, 12)``, 64-bit bitboards (bit i = square i, a1 = 0):
     white pawn, knight, bishop, rook, queen, king, then black in the same order (python-chess's
-    and shakmaty's order). ``stm``: n booleans, True when black is to move. Positions have no
-    castling rights or en passant. A position with overlapping bitboards, not exactly one king
-    per side, or a pawn on the first or last rank raises ValueError naming its index; with
-    ``errors="mask"`` the result is ``(planes, ok)`` as in :func:`attack_planes`; ``out`` as
-    there.
+    and shakmaty's order). Integer dtypes only: int64 is read as its bit pattern (as
+    ``.view(np.uint64)``), smaller signed types must hold no negative number, and a float array
+    is a TypeError (a float cannot hold every bitboard). ``stm``: n booleans or 0/1, True when
+    black is to move. ``castling``: n bitboards of the rooks that may still castle
+    (python-chess's ``castling_rights``), or None for none. ``ep``: n en-passant squares, -1
+    for none, or None. A position the library refuses (overlapping bitboards, not exactly one
+    king per side, a pawn on the first or last rank, a castling rook or en-passant square that
+    cannot be) raises ValueError naming its index; with ``errors="mask"`` the result is
+    ``(planes, ok)`` as in :func:`attack_planes`; ``out`` as there (sharing memory with an
+    input is refused).
     """
     _check_errors(errors)
-    stm = _np.asarray(stm).astype(_np.uint8)
-    planes, ok = _dirfill._planes_from_pieces(pieces, stm, threads, out=out)
+    planes, ok = _dirfill._planes_from_rows(pieces, stm, threads, castling=castling, ep=ep,
+                                            chess960=chess960, out=out)
     if errors == "mask":
         return planes, ok
     if not ok.all():
-        raise ValueError("pieces[%d]: overlapping bitboards, not one king per side, or a pawn "
-                         "on the first or last rank" % int(_np.argmin(ok)))
+        raise ValueError("pieces[%d]: not a position: overlapping bitboards, not one king per "
+                         "side, a pawn on the first or last rank, or a castling right or "
+                         "en-passant square it cannot have" % int(_np.argmin(ok)))
     return planes

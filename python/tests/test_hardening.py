@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: MIT
+"""The binding under hostile or careless callers: each case was a crash, a silent wrong answer
+or a hang, and must now be a clear exception or a right answer. Run under AddressSanitizer by
+`make test-asan` (python-asan)."""
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import dirfill
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def test_list_changed_by_another_thread():
+    """The texts are held for the call: a thread that clears the list while the library works
+    frees nothing the library reads (it was a use-after-free)."""
+    def padded():  # 300 texts of 1 MB that only the list holds
+        return [(KIWIPETE if i % 2 else START) + " " * (1 << 20) for i in range(300)]
+
+    want = dirfill.attack_planes([KIWIPETE if i % 2 else START for i in range(300)], threads=1)
+    for _ in range(3):
+        victim = padded()
+        thread = threading.Thread(target=lambda: (time.sleep(0.02), victim.clear()))
+        thread.start()
+        got = dirfill.attack_planes(victim, threads=1)
+        thread.join()
+        assert not victim  # it was cleared during the call
+        assert np.array_equal(got, want)
+
+
+def test_perft_depth_bounds():
+    with pytest.raises(ValueError, match="depth must be 0 to 64"):
+        dirfill.perft(START, 10000)
+    with pytest.raises(ValueError, match="depth must be 0 to 64"):
+        dirfill.perft(START, dirfill.PERFT_MAX_DEPTH + 1)
+    with pytest.raises(ValueError):
+        dirfill.perft(START, -1)
+    with pytest.raises(OverflowError):
+        dirfill.perft(START, 2**64)
+    # The published entry with one legal move a ply, at depth 32 and at the maximum.
+    fen = "2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - - 0 1"
+    assert dirfill.perft(fen, 32) == 1
+    assert dirfill.Board(fen).perft(32) == 1
+    assert dirfill.perft("k7/8/1Q6/8/8/8/8/7K b - - 0 1", dirfill.PERFT_MAX_DEPTH) == 0
+    with pytest.raises(ValueError):
+        dirfill.Board().perft(dirfill.PERFT_MAX_DEPTH + 1)
+
+
+def test_bitboard_dtypes():
+    """Bitboards are integers: a float column loses bits silently, so it is refused."""
+    pieces = np.zeros((1, 12), dtype=np.uint64)
+    pieces[0, 1] = (1 << 0) | (1 << 55)     # white knights a1 and h7
+    pieces[0, 5] = 1 << 4                   # white king e1
+    pieces[0, 11] = 1 << 60                 # black king e8
+    want = dirfill.attack_planes_from_bitboards(pieces, [False])
+    with pytest.raises(TypeError, match="integers"):
+        dirfill.attack_planes_from_bitboards(pieces.astype(np.float64), [False])
+    for dtype in (np.int64, np.uint64, np.uint32):
+        fits = pieces if dtype != np.uint32 else pieces & np.uint64(0xffffffff)
+        got = dirfill.attack_planes_from_bitboards(fits.astype(dtype), [False], errors="mask")
+        assert np.array_equal(got[0], dirfill.attack_planes_from_bitboards(fits, [False],
+                                                                           errors="mask")[0])
+    with pytest.raises(TypeError):  # Python ints of an object array: convert first
+        dirfill.attack_planes_from_bitboards(pieces.astype(object), [False])
+    with pytest.raises(TypeError):
+        dirfill.attack_planes_from_bitboards(pieces.astype(bool), [False])
+    small = np.zeros((1, 12), dtype=np.int16)
+    small[0, 5], small[0, 11] = 1 << 4, 1 << 12
+    small[0, 0] = -1
+    with pytest.raises(ValueError, match="negative"):
+        dirfill.attack_planes_from_bitboards(small, [False])
+    # The side to move: booleans or 0/1 only.
+    for bad in ([256], [2], [-1]):
+        with pytest.raises(ValueError, match="stm"):
+            dirfill.attack_planes_from_bitboards(pieces, bad)
+    for bad in ([0.5], [float("nan")]):
+        with pytest.raises(TypeError, match="stm"):
+            dirfill.attack_planes_from_bitboards(pieces, bad)
+    assert np.array_equal(dirfill.attack_planes_from_bitboards(pieces, [0]), want)
+    assert np.array_equal(dirfill.attack_planes_from_bitboards(pieces, np.array([False])), want)
+
+
+def test_out_sharing_memory_is_refused():
+    n = 200
+    out = np.zeros((n, len(dirfill.PLANES), 8, 8), dtype=np.uint8)
+    # FEN bytes living inside out's own buffer.
+    raw = out.reshape(-1)[: n * 64]
+    texts = raw.view("S64")
+    texts[:] = START.encode()
+    with pytest.raises(ValueError, match="shares memory with fens"):
+        dirfill.attack_planes(texts, out=out)
+    pieces = out.reshape(-1)[: n * 96].view(np.uint64).reshape(n, 12)
+    with pytest.raises(ValueError, match="shares memory with pieces"):
+        dirfill.attack_planes_from_bitboards(pieces, np.zeros(n, dtype=bool), out=out)
+    # A separate array is fine.
+    good = np.array([START] * n, dtype="S64")
+    assert dirfill.attack_planes(good, out=out) is out
+
+
+def test_byte_order_and_alignment_of_str_arrays():
+    want = dirfill.attack_planes([START, KIWIPETE])
+    big = np.array([START, KIWIPETE], dtype=">U80")
+    assert np.array_equal(dirfill.attack_planes(big), want)
+    # An unaligned view of UCS-4 texts (one byte past an aligned buffer).
+    buf = np.zeros(2 * 80 * 4 + 1, dtype=np.uint8)
+    view = np.ndarray((2,), dtype="<U80", buffer=buf.data, offset=1)
+    view[:] = [START, KIWIPETE]
+    assert view.ctypes.data % 4 == 1
+    assert np.array_equal(dirfill.attack_planes(view), want)
+    # Strided views read each text, not the bytes between them.
+    strided = np.array([START, "junk", KIWIPETE, "junk"])[::2]
+    assert np.array_equal(dirfill.attack_planes(strided), want)
+
+
+def test_arguments():
+    with pytest.raises(TypeError, match=r"pass \[fen\]"):
+        dirfill.attack_planes(START)
+    with pytest.raises(TypeError, match=r"pass \[fen\]"):
+        dirfill.attack_planes(START.encode())
+    with pytest.raises(ValueError, match="threads"):
+        dirfill.attack_planes([START], threads=-1)
+    with pytest.raises(OverflowError):
+        dirfill.attack_planes([START], threads=2**64)
+    with pytest.raises(ValueError, match="NUL"):
+        dirfill.select_backend("avx2\x00junk")
+    with pytest.raises(TypeError):
+        dirfill.select_backend(b"avx2")
+
+
+@pytest.mark.parametrize("value", ["AVX2", "avx512 ", "bogus"])
+def test_bad_backend_variable_warns(value):
+    code = "import warnings; warnings.simplefilter('error'); import dirfill"
+    env = dict(os.environ, DIRFILL_BACKEND=value)
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert result.returncode != 0 and "RuntimeWarning" in result.stderr
+    assert repr(value) in result.stderr and "ignored" in result.stderr
+    ok = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                        env=dict(os.environ, DIRFILL_BACKEND="scalar"))
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_illegal_moves_never_corrupt():
+    """Every 16-bit value as a move: legal ones are made, the others refused; the board is
+    never corrupted (was: castling-kind e1h1 removed the king)."""
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    legal = set(dirfill.Board(fen).legal_moves(ints=True))
+    refused = 0
+    for m in range(0, 1 << 16, 7):
+        board = dirfill.Board(fen)
+        if m in legal:
+            board.push(m)
+            continue
+        with pytest.raises(ValueError):
+            board.push(m)
+        with pytest.raises(ValueError):
+            dirfill.push(fen, m)
+        refused += 1
+        assert board.fen() == fen
+    assert refused > 9000
+
+
+def _interrupt_after(seconds):
+    main = threading.main_thread().ident
+    sent = []
+
+    def fire():
+        time.sleep(seconds)
+        sent.append(time.monotonic())
+        signal.pthread_kill(main, signal.SIGINT)
+
+    thread = threading.Thread(target=fire)
+    thread.start()
+    return thread, sent
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dirfill.perft(START, 9),
+    lambda: dirfill.Board(KIWIPETE).perft(8),
+    lambda: dirfill.attack_planes([START, KIWIPETE] * 500000, threads=1),
+], ids=["perft", "Board.perft", "attack_planes"])
+def test_ctrl_c_stops_long_calls(call):
+    thread, sent = _interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        call()
+    caught = time.monotonic()
+    thread.join()
+    assert sent and caught - sent[0] < 0.2, "KeyboardInterrupt %.3f s after SIGINT" % (
+        caught - sent[0])
+
+
+def test_ctrl_c_leaves_no_stale_rows_in_out():
+    fens = [START, KIWIPETE] * 500000
+    out = np.full((len(fens), len(dirfill.PLANES), 8, 8), 7, dtype=np.uint8)
+    thread, _ = _interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        dirfill.attack_planes(fens, threads=1, out=out)
+    thread.join()
+    assert (out[-1] == 0).all()  # not computed: zeroed, not the old 7s
