@@ -22,7 +22,7 @@ RELEASE := build/release
 VERSION := $(shell sed -n 's/^\#define DIRFILL_VERSION_STRING "\(.*\)".*/\1/p' include/dirfill/version.h)
 
 .PHONY: all bench test test-asan test-asan-clang test-tsan test-fuzz test-aarch64 fuzz \
-        bench-plot docs build python clean
+        bench-plot docs build python python-asan clean
 
 all: build
 
@@ -65,13 +65,30 @@ test:
 python:
 	$(call ensure,$(TEST_DEPS))
 	$(PYTHON) -m venv --system-site-packages $(VENV)
+	rm -rf python/build  # setuptools would reuse objects of another build's flags
 	$(VENV)/bin/python -m pip install -q --no-build-isolation --no-deps --force-reinstall ./python
 
-test-asan:
-	$(call ensure,$(TEST_DEPS))
+test-asan: python-asan
 	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
 	ctest --preset asan -j $(JOBS)
+
+# The Python package built with AddressSanitizer and UBSan (library and extension) in its own
+# venv, its tests run with the runtimes preloaded into Debian's python3 (-s: a sanitizer report
+# goes to stderr as the process stops, where pytest must not be capturing it).
+SANITIZE   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ASAN_VENV  := build/venv-asan
+python-asan:
+	$(call ensure,$(TEST_DEPS))
+	rm -rf $(ASAN_VENV) python/build
+	$(PYTHON) -m venv --system-site-packages $(ASAN_VENV)
+	CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)" DIRFILL_CMAKE_ARGS="-DCMAKE_C_FLAGS=-fsanitize=address,undefined" \
+	  $(ASAN_VENV)/bin/python -m pip install -q --no-build-isolation --no-deps --force-reinstall ./python
+	rm -rf python/build
+	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+	  ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc \
+	  $(ASAN_VENV)/bin/python -m pytest -q -s -p no:cacheprovider python/tests/test_hardening.py \
+	  python/tests/test_board.py python/tests/test_dirfill.py python/tests/test_svg.py
 
 # The same with clang's sanitizers (they differ from GCC's in what they catch and in how a
 # program detects them).

@@ -22,10 +22,12 @@ class build_with_library(build_ext):
             raise RuntimeError("dirfill's sources are not next to python/: build from a checkout "
                                "(pip >= 21.3 builds a local directory in place)")
         build = os.path.join(os.path.abspath(self.build_temp), "libdirfill")
+        # DIRFILL_CMAKE_ARGS: more configure arguments (the sanitizer build passes its flags).
+        extra = os.environ.get("DIRFILL_CMAKE_ARGS", "").split()
         subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
                                "-DCMAKE_POSITION_INDEPENDENT_CODE=ON", "-DBUILD_SHARED_LIBS=OFF",
                                "-DDIRFILL_BUILD_TESTS=OFF", "-DDIRFILL_BUILD_PROGRAM=OFF",
-                               "-DDIRFILL_INSTALL=OFF"])
+                               "-DDIRFILL_INSTALL=OFF"] + extra)
         subprocess.check_call(["cmake", "--build", build, "--target", "dirfill", "-j",
                                str(os.cpu_count() or 2)])
         for ext in self.extensions:

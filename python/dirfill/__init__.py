@@ -68,8 +68,9 @@ def attack_planes(fens, threads=0, errors="raise", *, chess960=False, out=None):
     bad FEN raises ValueError naming its index and the parser's message; with
     ``errors="mask"`` the result is ``(planes, ok)``, ``ok`` a bool array, bad rows all zero.
     The texts are copied or held before the GIL is released, so another thread may change
-    ``fens`` meanwhile. Ctrl-C raises KeyboardInterrupt within a chunk (32768 positions); the
-    rows of ``out`` not computed by then are zero.
+    ``fens`` meanwhile. Ctrl-C raises KeyboardInterrupt after the chunk (32768 positions)
+    being computed, whose message says how many rows of ``out`` were written: the rows after
+    them are untouched (with a reused ``out``, they still hold the previous batch).
     """
     _check_errors(errors)
     planes, ok, first_bad = _dirfill._planes_from_fens(fens, threads, chess960=chess960, out=out)

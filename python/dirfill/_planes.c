@@ -3,7 +3,7 @@
  * from position rows (numpy bitboards). Inputs are copied while the GIL is held, so another
  * thread that changes or frees them while the library works changes nothing; an output that
  * shares memory with an input is refused; big batches run in chunks between which Ctrl-C is
- * seen. */
+ * seen, and a chunk is written whole or not at all. */
 #include "_common.h"
 
 #include <stdlib.h>
@@ -76,15 +76,24 @@ static int new_outputs(npy_intp n, PyObject *out, PyArrayObject **planes, PyArra
     return -1;
 }
 
-/* After Ctrl-C: rows from `from` on of the caller's out were not computed; zero them so that
- * nothing stale in it looks done (a new array is dropped anyway). */
-static void clear_rest(PyObject *out, PyArrayObject *planes, PyArrayObject *ok, npy_intp from,
-                       npy_intp n)
+/* After Ctrl-C: the KeyboardInterrupt says how far the output got, [0, done) written in full
+ * and the rest not written at all (zeroing gigabytes would take longer than the interrupt
+ * may). */
+static void say_how_far(npy_intp done, npy_intp n)
 {
-    if (!out || out == Py_None) return;
-    memset((uint8_t *)PyArray_DATA(planes) + from * DF_PLANE_BYTES, 0,
-           (size_t)(n - from) * DF_PLANE_BYTES);
-    memset((bool *)PyArray_DATA(ok) + from, 0, (size_t)(n - from));
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (type && PyErr_GivenExceptionMatches(type, PyExc_KeyboardInterrupt)) {
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        PyErr_Format(type,
+                     "interrupted after %zd of %zd positions: out[:%zd] holds their planes, "
+                     "out[%zd:] was not written",
+                     (Py_ssize_t)done, (Py_ssize_t)n, (Py_ssize_t)done, (Py_ssize_t)done);
+        Py_DECREF(type);
+        return;
+    }
+    PyErr_Restore(type, value, tb);
 }
 
 /* ---- FEN texts ---- */
@@ -209,7 +218,7 @@ static PyObject *py_planes_from_fens(PyObject *self, PyObject *args, PyObject *k
                                           t.len + done, (size_t)m, flags, threads);
         Py_END_ALLOW_THREADS
         if (dfpy_check_signals() < 0) {
-            clear_rest(out, planes, ok, done + m, n);
+            say_how_far(done + m, n);
             goto fail;
         }
     }
@@ -390,7 +399,7 @@ static PyObject *py_planes_from_rows(PyObject *self, PyObject *args, PyObject *k
                                           threads);
         Py_END_ALLOW_THREADS
         if (dfpy_check_signals() < 0) {
-            clear_rest(out, planes, ok, done + m, n);
+            say_how_far(done + m, n);
             goto fail;
         }
     }
