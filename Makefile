@@ -86,7 +86,7 @@ python-asan:
 	  $(ASAN_VENV)/bin/python -m pip install -q --no-build-isolation --no-deps --force-reinstall ./python
 	rm -rf python/build
 	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
-	  ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc \
+	  ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc DIRFILL_SANITIZED=1 \
 	  $(ASAN_VENV)/bin/python -m pytest -q -s -p no:cacheprovider python/tests/test_hardening.py \
 	  python/tests/test_board.py python/tests/test_dirfill.py python/tests/test_svg.py
 

@@ -166,6 +166,11 @@ def test_illegal_moves_never_corrupt():
     assert refused > 9000
 
 
+# Under the sanitizers (make python-asan) code runs several times slower: the interrupt must
+# still come, within a looser bound.
+PROMPT = 1.0 if os.environ.get("DIRFILL_SANITIZED") else 0.2
+
+
 def _interrupt_after(seconds):
     main = threading.main_thread().ident
     sent = []
@@ -194,7 +199,7 @@ def test_ctrl_c_stops_long_calls(call):
         call(held)
     caught = time.monotonic()
     thread.join()
-    assert sent and caught - sent[0] < 0.2, "KeyboardInterrupt %.3f s after SIGINT" % (
+    assert sent and caught - sent[0] < PROMPT, "KeyboardInterrupt %.3f s after SIGINT" % (
         caught - sent[0])
 
 
