@@ -31,13 +31,85 @@ void df_make_null_move(df_board *out, const df_board *b)
     *out = n;
 }
 
+/* Whether our king stands unattacked on ksq once the board holds occ and the enemy pieces
+ * enemy (a captured piece removed). */
+static bool df__king_safe(const df_board *b, df_color us, df_square ksq, df_bb occ, df_bb enemy)
+{
+    const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
+    const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
+    return !((df_knight_table[ksq] & enemy & b->piece[DF_KNIGHT]) |
+             (df_pawn_table[us][ksq] & enemy & b->piece[DF_PAWN]) |
+             (df_king_table[ksq] & enemy & b->piece[DF_KING]) |
+             (df_square_rook_attacks(ksq, occ) & enemy & rq) |
+             (df_square_bishop_attacks(ksq, occ) & enemy & bq));
+}
+
+/* Decides legality from the move itself, as an engine checks a hash move: the piece can go
+ * there, then the king is safe on the occupancy after. Castling, rare, asks the generator. */
 bool df_move_is_legal(const df_board *b, df_move m)
 {
-    df_move_list list;
-    df_generate_legal(&list, b);
-    for (uint32_t i = 0; i < list.count; i++)
-        if (list.moves[i] == m) return true;
-    return false;
+    const df_color us = df_board_stm(b), them = (df_color)(us ^ 1);
+    const df_square from = df_move_from(m), to = df_move_to(m);
+    const df_move_kind kind = df_move_kind_of(m);
+    const df_bb own = b->color[us], enemy = b->color[them], occ = own | enemy;
+    if (!df_has(own, from)) return false;
+    if (kind == DF_MOVE_CASTLING) {
+        df_move_list list;
+        df_generate_legal(&list, b);
+        for (uint32_t i = 0; i < list.count; i++)
+            if (list.moves[i] == m) return true;
+        return false;
+    }
+    /* The generator writes no promotion bits on other moves: such a value is no move. */
+    if ((kind != DF_MOVE_PROMOTION && (m >> 12) & 3) || df_has(own, to) ||
+        df_has(enemy & b->piece[DF_KING], to))
+        return false;
+    const df_piece_type type = df_board_type_at(b, from);
+    const df_bb target = df_square_bb(to);
+    df_bb captured = enemy & target, landed = target;
+    if (type == DF_PAWN) {
+        const bool last = df_has(df_relative_rank_bb(us, 7), to);
+        const int push = df_pawn_push_delta(us);
+        if (kind == DF_MOVE_EN_PASSANT) {
+            if (to != b->ep || !df_has(df_pawn_table[us][from], to)) return false;
+            captured = df_square_bb(df_en_passant_victim(to));
+        } else if ((kind == DF_MOVE_PROMOTION) != last) {
+            return false;
+        } else if (df_has(df_pawn_table[us][from], to)) {
+            if (!captured) return false;
+        } else if ((int)to - (int)from == push) {
+            if (df_has(occ, to)) return false;
+        } else if ((int)to - (int)from == 2 * push) {
+            if (!df_has(df_relative_rank_bb(us, 1), from) ||
+                (occ & (target | df_square_bb((df_square)((int)from + push)))))
+                return false;
+        } else {
+            return false;
+        }
+    } else {
+        if (kind != DF_MOVE_NORMAL) return false;
+        df_bb reach;
+        switch (type) {
+        case DF_KNIGHT:
+            reach = df_knight_table[from];
+            break;
+        case DF_BISHOP:
+            reach = df_square_bishop_attacks(from, occ);
+            break;
+        case DF_ROOK:
+            reach = df_square_rook_attacks(from, occ);
+            break;
+        case DF_QUEEN:
+            reach = df_square_queen_attacks(from, occ);
+            break;
+        default:
+            reach = df_king_table[from];
+        }
+        if (!(reach & target)) return false;
+    }
+    const df_square ksq = type == DF_KING ? to : df_board_king(b, us);
+    return df__king_safe(b, us, ksq, (occ ^ df_square_bb(from) ^ captured) | landed,
+                         enemy & ~captured);
 }
 
 bool df_move_is_capture(const df_board *b, df_move m)

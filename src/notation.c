@@ -162,28 +162,88 @@ static bool df__parse_san(const char *t, size_t len, df__san *s)
     return true;
 }
 
-static bool df__san_matches(const df_board *b, df_move m, const df__san *s)
+/* The origins the SAN names for a piece moving to s->to (before legality): pawns by their push
+ * or capture geometry, pieces by the squares their kind attacks to from. */
+static df_bb df__san_origins(const df_board *b, const df__san *s, df_color us)
 {
-    const df_square from = df_move_from(m);
-    if (df_move_kind_of(m) == DF_MOVE_CASTLING) return s->castle == (df_move_to(m) > from ? 1 : 2);
-    return !s->castle && df_move_to(m) == s->to && df_board_type_at(b, from) == s->piece &&
-           df_move_promotion(m) == s->promotion && (s->file < 0 || df_file_of(from) == s->file) &&
-           (s->rank < 0 || df_rank_of(from) == s->rank);
+    const df_bb own = b->color[us], occ = df_board_occupied(b);
+    const df_square to = s->to;
+    df_bb from;
+    if (s->piece == DF_PAWN) {
+        const df_bb pawns = own & b->piece[DF_PAWN];
+        const int push = df_pawn_push_delta(us);
+        if (s->file >= 0 && s->file != df_file_of(to)) {
+            from = df_pawn_table[us ^ 1][to] & pawns & df_file_bb(s->file);
+        } else {
+            const int one = (int)to - push;
+            if (one < 0 || one > 63) return 0;
+            from = df_square_bb((df_square)one) & pawns;
+            if (!from && !df_has(occ, (df_square)one) && df_has(df_relative_rank_bb(us, 3), to))
+                from = df_square_bb((df_square)(one - push)) & pawns;
+        }
+        return from & (s->rank >= 0 ? df_rank_bb(s->rank) : DF_FULL);
+    }
+    switch (s->piece) {
+    case DF_KNIGHT:
+        from = df_knight_table[to];
+        break;
+    case DF_BISHOP:
+        from = df_square_bishop_attacks(to, occ);
+        break;
+    case DF_ROOK:
+        from = df_square_rook_attacks(to, occ);
+        break;
+    case DF_QUEEN:
+        from = df_square_queen_attacks(to, occ);
+        break;
+    default:
+        from = df_king_table[to];
+    }
+    from &= own & b->piece[s->piece];
+    if (s->file >= 0) from &= df_file_bb(s->file);
+    if (s->rank >= 0) from &= df_rank_bb(s->rank);
+    return from;
 }
 
-/* The legal moves text matches: 0, 1 (*found) or more; -1 when the text is malformed. */
+/* The move a castling SAN names (DF_MOVE_NONE when the right is not held). */
+static df_move df__san_castling(const df_board *b, int side)
+{
+    const df_color us = df_board_stm(b);
+    const int r = 2 * (int)us + (side == 2);
+    if (!((b->castling >> r) & 1)) return DF_MOVE_NONE;
+    return df_move_make(df_board_king(b, us), (df_square)b->castle_rook[r], DF_MOVE_CASTLING,
+                        DF_PAWN);
+}
+
+/* The legal moves text matches: 0, 1 (*found) or more; -1 when the text is malformed. The
+ * candidates come from the named piece's geometry and each is checked by df_move_is_legal:
+ * no move generation (SAN disambiguates among legal moves only, so a pinned twin is no
+ * rival). */
 static int df__san_candidates(const df_board *b, const char *text, size_t len, df_move *found)
 {
     df__san s;
     if (!text || len > 16 || !df__parse_san(text, len, &s)) return -1;
-    df_move_list list;
-    df_generate_legal(&list, b);
+    if (s.castle) {
+        const df_move m = df__san_castling(b, s.castle);
+        if (m == DF_MOVE_NONE || !df_move_is_legal(b, m)) return 0;
+        *found = m;
+        return 1;
+    }
+    const df_color us = df_board_stm(b);
+    const bool last = df_has(df_relative_rank_bb(us, 7), s.to);
+    if (s.piece != DF_PAWN && s.promotion != DF_PIECE_TYPES) return 0;
+    if (s.piece == DF_PAWN && last != (s.promotion != DF_PIECE_TYPES)) return 0;
+    df_move_kind kind = last && s.piece == DF_PAWN ? DF_MOVE_PROMOTION : DF_MOVE_NORMAL;
+    if (s.piece == DF_PAWN && s.to == b->ep && s.file >= 0 && s.file != df_file_of(s.to))
+        kind = DF_MOVE_EN_PASSANT;
     int matches = 0;
-    for (uint32_t i = 0; i < list.count; i++)
-        if (df__san_matches(b, list.moves[i], &s)) {
-            *found = list.moves[i];
+    for (df_bb from = df__san_origins(b, &s, us); from;) {
+        const df_move m = df_move_make(df_pop_lsb(&from), s.to, kind, s.promotion);
+        if (df_move_is_legal(b, m)) {
+            *found = m;
             matches++;
         }
+    }
     return matches;
 }
 

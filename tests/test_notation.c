@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* UCI and SAN: every legal move of many positions (standard and Chess960) written and read
  * back, and hand-made cases of disambiguation, castling, promotion, check and mate. */
+#include <stdio.h>
 #include <string.h>
 
 #include "dft.h"
+#include "reference.h"
 
 static const char *fen_of(const df_board *b)
 {
@@ -145,6 +147,75 @@ static void test_lenient_and_strict(void **state)
     assert_string_equal("0000", uci);
 }
 
+/* SAN read by piece geometry and df_move_is_legal equals generate-and-match (the reference)
+ * on every text a player might write: each legal move's SAN, with its disambiguation dropped,
+ * doubled, or given in full, its capture mark dropped, its promotion without '=', and random
+ * texts near those. */
+static void test_san_against_reference(void **state)
+{
+    (void)state;
+    long texts = 0, ambiguous = 0;
+    for (long i = 0; i < DFT_ITERATIONS / 1000; i++) {
+        df_board b;
+        if (i % 3)
+            dft_rand_game_position(&b);
+        else {
+            dft_rand_board(&b);
+            if (!df_board_playable(&b)) continue;
+        }
+        df_move_list list;
+        df_generate_legal(&list, &b);
+        for (uint32_t k = 0; k < list.count; k++) {
+            char san[DF_SAN_MAX], variants[8][24];
+            df_move_to_san(san, &b, list.moves[k]);
+            const df_square from = df_move_from(list.moves[k]), to = df_move_to(list.moves[k]);
+            const char f = (char)('a' + df_file_of(from)), r = (char)('1' + df_rank_of(from));
+            const char tf = (char)('a' + df_file_of(to)), tr = (char)('1' + df_rank_of(to));
+            const df_piece_type type = df_board_type_at(&b, from);
+            const char letter = "PNBRQK"[type];
+            const char promo = df_move_promotion(list.moves[k]) < DF_PIECE_TYPES
+                                   ? "PNBRQK"[df_move_promotion(list.moves[k])]
+                                   : 0;
+            int n = 0;
+            snprintf(variants[n++], 24, "%s", san);
+            if (type != DF_PAWN) {
+                snprintf(variants[n++], 24, "%c%c%c", letter, tf, tr);
+                snprintf(variants[n++], 24, "%c%c%c%c", letter, f, tf, tr);
+                snprintf(variants[n++], 24, "%c%c%c%c", letter, r, tf, tr);
+                snprintf(variants[n++], 24, "%c%c%cx%c%c", letter, f, r, tf, tr);
+            } else {
+                snprintf(variants[n++], 24, "%c%c%c%c", f, tf, tr, promo ? promo : '+');
+                snprintf(variants[n++], 24, "%c%c%c=%c", tf, tr, '=', promo ? promo : 'Q');
+                snprintf(variants[n++], 24, "%c%c", tf, tr);
+            }
+            /* Garble one character of the SAN now and then. */
+            snprintf(variants[n++], 24, "%s", san);
+            variants[n - 1][dft_rand() % strlen(san)] =
+                "abcdefgh12345678NBRQKx=O-+#"[dft_rand() % 27];
+            for (int v = 0; v < n; v++) {
+                df_move got = DF_MOVE_NONE, want = DF_MOVE_NONE;
+                const size_t len = strlen(variants[v]);
+                const int wanted = ref_move_from_san(&b, variants[v], len, &want);
+                const bool ok = df_move_from_san(&got, &b, variants[v], len) == DF_OK;
+                const char *why = df_move_from_san_error(&b, variants[v], len);
+                if (ok != (wanted == 1) || (ok && got != want) || (ok == (why != NULL)) ||
+                    (!ok && strcmp(why, wanted < 0    ? "not SAN"
+                                        : wanted == 0 ? "illegal"
+                                                      : "ambiguous"))) {
+                    char fen[DF_FEN_MAX];
+                    df_fen_format(fen, sizeof fen, &b, DF_FEN_STANDARD);
+                    fail_msg("%s: '%s' read as %s (0x%04x), the reference finds %d (0x%04x)", fen,
+                             variants[v], why ? why : "ok", got, wanted, want);
+                }
+                texts++;
+                ambiguous += wanted > 1;
+            }
+        }
+    }
+    print_message("%ld texts, %ld ambiguous\n", texts, ambiguous);
+    assert_true(ambiguous > 0);
+}
+
 int main(void)
 {
     dft_setup_backend();
@@ -153,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_cases),
         cmocka_unit_test(test_chess960),
         cmocka_unit_test(test_lenient_and_strict),
+        cmocka_unit_test(test_san_against_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

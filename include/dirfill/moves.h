@@ -142,7 +142,9 @@ DF_API df_status df_move_from_uci(df_move *out, const df_board *b, const char *t
  *  O-O / O-O-O and + or #. Returns the length. */
 DF_API size_t df_move_to_san(char out[DF_SAN_MAX], const df_board *b, df_move m);
 /** Reads a legal move in SAN (len bytes): annotations (+ # ! ?) and redundant disambiguation
- *  are accepted, as are 0-0 and promotions without '='. Returns DF_OK, or DF_ERR_MOVE for text
+ *  are accepted, as are 0-0, a missing or surplus 'x' and promotions without '='; a pawn
+ *  capture names its file (exd5: "d5" is the push). No move generation: the named piece's
+ *  candidates are checked with df_move_is_legal. Returns DF_OK, or DF_ERR_MOVE for text
  *  that is malformed, matches no legal move or more than one (*out unchanged). */
 DF_API df_status df_move_from_san(df_move *out, const df_board *b, const char *text, size_t len);
 /** Why df_move_from_san refused text: "not SAN" (malformed), "illegal" (no legal move matches)

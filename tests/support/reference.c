@@ -443,3 +443,67 @@ int ref_see(const df_board *b, df_move m)
     }
     return captured - ref_swap(b, to, occ, b->stm ^ 1, ref_type_at(b, from));
 }
+
+/* SAN by generate and match (what df_move_from_san did before it resolved candidates
+ * directly): strip + # ! ?, castling as O-O or 0-0, a piece letter, a promotion with or
+ * without '=', the destination last, then 'x' or ':', then file and rank disambiguation; a
+ * pawn capture must name its file. */
+int ref_move_from_san(const df_board *b, const char *t, size_t len, df_move *out)
+{
+    while (len &&
+           (t[len - 1] == '+' || t[len - 1] == '#' || t[len - 1] == '!' || t[len - 1] == '?'))
+        len--;
+    if (len > 16) return -1;
+    int castle = 0, piece = DF_PAWN, promotion = DF_PIECE_TYPES, file = -1, rank = -1;
+    if ((len == 3 && (!memcmp(t, "O-O", 3) || !memcmp(t, "0-0", 3))) ||
+        (len == 5 && (!memcmp(t, "O-O-O", 5) || !memcmp(t, "0-0-0", 5))))
+        castle = len == 3 ? 1 : 2;
+    size_t i = 0;
+    int to = -1;
+    if (!castle) {
+        const char *pieces = "NBRQK";
+        for (int k = 0; k < 5; k++)
+            if (len && t[0] == pieces[k]) piece = DF_KNIGHT + k, i = 1;
+        const char *promos = "NBRQ";
+        for (int k = 0; k < 4 && len >= 2 && piece == DF_PAWN && promotion == DF_PIECE_TYPES; k++)
+            if (t[len - 1] == promos[k]) {
+                promotion = DF_KNIGHT + k;
+                len -= t[len - 2] == '=' ? 2 : 1;
+            }
+        if (len < i + 2) return -1;
+        const char f = t[len - 2], r = t[len - 1];
+        if (f < 'a' || f > 'h' || r < '1' || r > '8') return -1;
+        to = (r - '1') * 8 + (f - 'a');
+        size_t end = len - 2;
+        if (end > i && (t[end - 1] == 'x' || t[end - 1] == ':')) end--;
+        for (; i < end; i++) {
+            if (t[i] >= 'a' && t[i] <= 'h' && file < 0 && rank < 0)
+                file = t[i] - 'a';
+            else if (t[i] >= '1' && t[i] <= '8' && rank < 0)
+                rank = t[i] - '1';
+            else
+                return -1;
+        }
+    }
+    df_move moves[DF_MAX_MOVES];
+    const int n = ref_legal_moves(b, moves);
+    int matches = 0;
+    for (int k = 0; k < n; k++) {
+        const df_move m = moves[k];
+        const int from = df_move_from(m);
+        bool match;
+        if (df_move_kind_of(m) == DF_MOVE_CASTLING)
+            match = castle == ((int)df_move_to(m) > from ? 1 : 2);
+        else
+            match = !castle && (int)df_move_to(m) == to && ref_type_at(b, from) == piece &&
+                    (int)df_move_promotion(m) == promotion && (file < 0 || from % 8 == file) &&
+                    (rank < 0 || from / 8 == rank) &&
+                    /* a pawn capture names the file it comes from */
+                    (piece != DF_PAWN || from % 8 == to % 8 || file >= 0);
+        if (match) {
+            *out = m;
+            matches++;
+        }
+    }
+    return matches;
+}
