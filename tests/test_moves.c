@@ -319,7 +319,7 @@ static void test_is_legal(void **state)
 {
     (void)state;
     long legal = 0, boards = 0;
-    for (long i = 0; i < DFT_ITERATIONS / 20000 + 10; i++) {
+    for (long i = 0; i < DFT_ITERATIONS / 5000 + 20; i++) {
         df_board b;
         if (i % 2)
             dft_rand_game_position(&b);
