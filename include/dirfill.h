@@ -31,6 +31,7 @@
 #include "dirfill/lines.h"
 #include "dirfill/moves.h"
 #include "dirfill/pawns.h"
+#include "dirfill/pgn.h"
 #include "dirfill/planes.h"
 #include "dirfill/queries.h"
 #include "dirfill/see.h"

@@ -30,8 +30,12 @@ class build_with_library(build_ext):
                                "-DDIRFILL_INSTALL=OFF"] + extra)
         subprocess.check_call(["cmake", "--build", build, "--target", "dirfill", "-j",
                                str(os.cpu_count() or 2)])
+        # The static library's own dependencies (the compression libraries it was built with).
+        with open(os.path.join(build, "dirfill-private-libs.txt")) as f:
+            private = f.read().split()
         for ext in self.extensions:
             ext.extra_objects.append(os.path.join(build, "libdirfill.a"))
+            ext.libraries.extend(private)
         super().run()
 
 

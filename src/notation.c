@@ -68,55 +68,6 @@ df_status df_move_from_uci(df_move *out, const df_board *b, const char *text, si
     return DF_ERR_MOVE;
 }
 
-size_t df_move_to_san(char out[DF_SAN_MAX], const df_board *b, df_move m)
-{
-    const df_square from = df_move_from(m), to = df_move_to(m);
-    const df_move_kind kind = df_move_kind_of(m);
-    size_t n = 0;
-    if (kind == DF_MOVE_CASTLING) {
-        const char *text = to > from ? "O-O" : "O-O-O";
-        n = strlen(text);
-        memcpy(out, text, n);
-    } else {
-        const df_piece_type type = df_board_type_at(b, from);
-        const bool capture = df_move_is_capture(b, m);
-        if (type == DF_PAWN) {
-            if (capture) {
-                out[n++] = (char)('a' + df_file_of(from));
-                out[n++] = 'x';
-            }
-        } else {
-            out[n++] = df__piece_letters[type];
-            /* Other pieces of this type that can go to the same square. */
-            df_move_list list;
-            df_generate_legal(&list, b);
-            df_bb rivals = 0;
-            for (uint32_t i = 0; i < list.count; i++) {
-                const df_square f = df_move_from(list.moves[i]);
-                if (df_move_to(list.moves[i]) == to && f != from && df_board_type_at(b, f) == type)
-                    rivals |= df_square_bb(f);
-            }
-            if (rivals) {
-                const bool file_clash = rivals & df_file_bb(df_file_of(from));
-                const bool rank_clash = rivals & df_rank_bb(df_rank_of(from));
-                if (!file_clash || rank_clash) out[n++] = (char)('a' + df_file_of(from));
-                if (file_clash) out[n++] = (char)('1' + df_rank_of(from));
-            }
-            if (capture) out[n++] = 'x';
-        }
-        n += df__square_text(out + n, to);
-        if (kind == DF_MOVE_PROMOTION) {
-            out[n++] = '=';
-            out[n++] = df__piece_letters[df_move_promotion(m)];
-        }
-    }
-    df_board child;
-    df__make_move(&child, b, m, false);
-    if (df_checkers(&child)) out[n++] = df_count_legal(&child) ? '+' : '#';
-    out[n] = 0;
-    return n;
-}
-
 /* What a SAN text asks for. */
 typedef struct {
     df_piece_type piece, promotion;
@@ -213,6 +164,54 @@ static df_move df__san_castling(const df_board *b, int side)
     if (!((b->castling >> r) & 1)) return DF_MOVE_NONE;
     return df_move_make(df_board_king(b, us), (df_square)b->castle_rook[r], DF_MOVE_CASTLING,
                         DF_PAWN);
+}
+
+size_t df_move_to_san(char out[DF_SAN_MAX], const df_board *b, df_move m)
+{
+    const df_square from = df_move_from(m), to = df_move_to(m);
+    const df_move_kind kind = df_move_kind_of(m);
+    size_t n = 0;
+    if (kind == DF_MOVE_CASTLING) {
+        const char *text = to > from ? "O-O" : "O-O-O";
+        n = strlen(text);
+        memcpy(out, text, n);
+    } else {
+        const df_piece_type type = df_board_type_at(b, from);
+        const bool capture = df_move_is_capture(b, m);
+        if (type == DF_PAWN) {
+            if (capture) {
+                out[n++] = (char)('a' + df_file_of(from));
+                out[n++] = 'x';
+            }
+        } else {
+            out[n++] = df__piece_letters[type];
+            /* Other pieces of this type that can legally go to the same square. */
+            const df__san same = {type, DF_PIECE_TYPES, to, 0, -1, -1};
+            df_bb rivals = 0;
+            for (df_bb f = df__san_origins(b, &same, df_board_stm(b)) & ~df_square_bb(from); f;) {
+                const df_square s = df_pop_lsb(&f);
+                if (df_move_is_legal(b, df_move_make(s, to, DF_MOVE_NORMAL, DF_PAWN)))
+                    rivals |= df_square_bb(s);
+            }
+            if (rivals) {
+                const bool file_clash = rivals & df_file_bb(df_file_of(from));
+                const bool rank_clash = rivals & df_rank_bb(df_rank_of(from));
+                if (!file_clash || rank_clash) out[n++] = (char)('a' + df_file_of(from));
+                if (file_clash) out[n++] = (char)('1' + df_rank_of(from));
+            }
+            if (capture) out[n++] = 'x';
+        }
+        n += df__square_text(out + n, to);
+        if (kind == DF_MOVE_PROMOTION) {
+            out[n++] = '=';
+            out[n++] = df__piece_letters[df_move_promotion(m)];
+        }
+    }
+    df_board child;
+    df__make_move(&child, b, m, false);
+    if (df_checkers(&child)) out[n++] = df_count_legal(&child) ? '+' : '#';
+    out[n] = 0;
+    return n;
 }
 
 /* The legal moves text matches: 0, 1 (*found) or more; -1 when the text is malformed. The

@@ -21,6 +21,10 @@ const char *df_status_string(df_status s)
         return "invalid argument";
     case DF_ERR_INTERRUPTED:
         return "interrupted";
+    case DF_ERR_IO:
+        return "input could not be read";
+    case DF_ERR_UNSUPPORTED:
+        return "not supported by this build";
     }
     return "unknown status";
 }

@@ -176,6 +176,16 @@ static void test_san_against_reference(void **state)
             const char promo = df_move_promotion(list.moves[k]) < DF_PIECE_TYPES
                                    ? "PNBRQK"[df_move_promotion(list.moves[k])]
                                    : 0;
+            /* The SAN written is minimal: no disambiguation where the bare form is unique. */
+            if (type != DF_PAWN && df_move_kind_of(list.moves[k]) != DF_MOVE_CASTLING) {
+                char bare[8];
+                df_move m1;
+                snprintf(bare, sizeof bare, "%c%c%c", letter, tf, tr);
+                const bool unique = ref_move_from_san(&b, bare, 3, &m1) == 1;
+                const bool disambiguated = san[1] != 'x' && (san[1] != tf || san[2] != tr);
+                if (unique == disambiguated)
+                    fail_msg("%s: SAN %s (unique bare form: %d)", fen_of(&b), san, unique);
+            }
             int n = 0;
             snprintf(variants[n++], 24, "%s", san);
             if (type != DF_PAWN) {

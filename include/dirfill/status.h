@@ -23,7 +23,11 @@ typedef enum df_status {
     DF_ERR_MOVE = -4,                /**< a move's text is malformed, ambiguous or illegal */
     DF_ERR_BOARD = -5,               /**< a board is not one the call accepts (see its doc) */
     DF_ERR_ARGUMENT = -6,            /**< an argument is out of range (a NULL pointer, ...) */
-    DF_ERR_INTERRUPTED = -7          /**< a df_interrupt asked a long call to stop */
+    DF_ERR_INTERRUPTED = -7,         /**< a df_interrupt or a callback asked a call to stop */
+    DF_ERR_IO = -8,                  /**< input could not be read: a file, or a compressed
+                                          stream that is corrupt or cut short */
+    DF_ERR_UNSUPPORTED = -9          /**< this build lacks what the call needs (a compression
+                                          library) */
 } df_status;
 
 /** A way to stop a long call (df_perft_interruptible): the call asks requested(ctx) between

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file pgn.h
+ * @brief Game records in: a streaming PGN reader that replays every move of every game's main
+ *        line on the library's SAN reader and copy-make, with errors per game, evaluations and
+ *        clocks from comments, Chess960 and other variants, compressed files, and threads.
+ *
+ * Feed the reader text in pieces of any size (df_pgn_feed), then df_pgn_finish; it calls a
+ * visitor for each game (its tags known), for each ply (the position before it, the move, the
+ * evaluation and clock of its comment) and at each game's end (result, final position, or the
+ * error that stopped it). Nothing is copied but what a token in progress needs, and memory
+ * stays bounded whatever the input: tags beyond DF_PGN_TAG_BYTES, tokens beyond
+ * DF_PGN_TOKEN_MAX or a comment of a gigabyte cost no more.
+ *
+ * What is read: tag pairs (escapes \" and \\ undone); move numbers (12. 12...); SAN with or
+ * without + # and the suffixes ! ? !! !? ?! ??; castling as O-O or 0-0; NAGs ($1); comments
+ * {...} and ; to the end of the line; variations (...) nested to any depth (skipped: the
+ * reader follows the main line); null moves -- and Z0; % escape lines; the result token. A
+ * game ends at its result, at the next game's first tag, or at the end of the input. In a
+ * comment, [%eval 0.31] or [%eval #-3] and [%clk 0:03:00] give the evaluation and clock of the
+ * move the comment follows. The start position is the standard one or the [FEN] tag (with or
+ * without [SetUp "1"]); [Variant] Chess960 (also "Fischerandom", "chess 960", any case) or
+ * DF_PGN_CHESS960 select Chess960; another variant is skipped and said so.
+ *
+ * Errors stop their game only: a syntax error, an unreadable, illegal or ambiguous move, a bad
+ * FEN tag, a tag or token too long, more than DF_PGN_PLIES_MAX plies, or the input ending
+ * inside a game (a truncated file) is
+ * reported at the game's end with its line, ply and token, and reading resumes at the next
+ * game. One recovery rule keeps a damaged file from swallowing the rest: inside an unclosed
+ * comment or variation, a line that starts with '[' and a letter starts a new game.
+ *
+ * Thread-safety: a reader belongs to one thread at a time; readers are independent.
+ */
+#ifndef DIRFILL_PGN_H
+#define DIRFILL_PGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "moves.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bytes of tag names and values one game keeps (a game whose tags need more is an error). */
+#define DF_PGN_TAG_BYTES 16384
+/** Tag pairs one game keeps (more is an error). */
+#define DF_PGN_TAGS_MAX 128
+/** Longest movetext token (SAN, move number, result, NAG): longer ones are an error. */
+#define DF_PGN_TOKEN_MAX 32
+/** Most plies a game's main line may have: more than any legal game (the seventy-five-move rule
+ *  ends every game within about 17,700 plies), so what a visitor keeps per game is bounded. */
+#define DF_PGN_PLIES_MAX 20000
+
+/** Flags of df_pgn_reader_reset. */
+typedef enum df_pgn_flags {
+    DF_PGN_STANDARD = 0, /**< standard chess unless a game's Variant tag says Chess960 */
+    DF_PGN_CHESS960 = 1, /**< every game is Chess960 */
+    DF_PGN_LEX_ONLY = 2  /**< find games, tags and results without replaying the moves (fast:
+                              for splitting a file, for counting, or header-only reading) */
+} df_pgn_flags;
+
+/** One tag pair, escapes undone. The pointers live until the game's end callback returns. */
+typedef struct df_pgn_tag {
+    const char *name;   /**< the tag's name */
+    const char *value;  /**< its value */
+    uint32_t name_len;  /**< bytes of name */
+    uint32_t value_len; /**< bytes of value */
+} df_pgn_tag;
+
+/** What a comment says the position after a move is worth. */
+typedef enum df_pgn_eval_kind {
+    DF_PGN_EVAL_NONE = 0,  /**< no [%eval] */
+    DF_PGN_EVAL_PAWNS = 1, /**< pawns, from White's view */
+    DF_PGN_EVAL_MATE = 2   /**< mate in `mate` moves (negative: Black mates) */
+} df_pgn_eval_kind;
+
+/** One ply of a game's main line, as the ply callback sees it. */
+typedef struct df_pgn_ply {
+    const df_board *before; /**< the position before the move */
+    df_move move;           /**< the move (DF_MOVE_NONE for a null move) */
+    uint32_t ply;           /**< 0 for the first move of the game */
+    const char *san;        /**< the token as written ("Nxe5+!"), not NUL-terminated */
+    uint32_t san_len;       /**< its bytes */
+    df_pgn_eval_kind eval_kind; /**< whether an evaluation follows the move */
+    int32_t mate;           /**< with DF_PGN_EVAL_MATE: moves to mate, negative when Black mates */
+    float pawns;            /**< with DF_PGN_EVAL_PAWNS: the evaluation in pawns, White's view */
+    bool has_clock;         /**< whether a [%clk] follows the move */
+    double clock;           /**< with has_clock: the mover's clock in seconds */
+    uint64_t line;          /**< 1-based line of the move's token */
+} df_pgn_ply;
+
+/** A game as the callbacks see it. */
+typedef struct df_pgn_game {
+    uint64_t index;           /**< 0-based position of the game in the input */
+    uint64_t line;            /**< 1-based line where it starts */
+    uint64_t offset;          /**< byte offset in the input where it starts */
+    uint64_t end_offset;      /**< byte offset just past it (end callback) */
+    uint64_t end_line;        /**< 1-based line where it ends (end callback) */
+    const df_pgn_tag *tags;   /**< its tag pairs, in order */
+    uint32_t ntags;           /**< how many */
+    df_board start;           /**< the start position (FEN tag or standard) */
+    df_board board;           /**< the position after the last move read (end callback) */
+    uint32_t plies;           /**< moves read on the main line */
+    df_result result;         /**< the result token; DF_RESULT_NONE for "*" or none */
+    bool has_result;          /**< whether a result token ended the game */
+    bool chess960;            /**< Chess960 castling */
+    const char *skipped;      /**< NULL, or why the game was skipped ("variant Crazyhouse") */
+    const char *error;        /**< NULL, or what stopped it: "ply 23 \"Nxe5\": illegal move" */
+    uint64_t error_line;      /**< with error: 1-based line of the offending token */
+} df_pgn_game;
+
+/** What the reader should do next, as a callback answers. */
+typedef enum df_pgn_action {
+    DF_PGN_READ = 0, /**< go on (begin: replay the moves) */
+    DF_PGN_SKIP = 1, /**< begin only: skip this game's moves (read its tags and result only) */
+    DF_PGN_STOP = 2  /**< stop: df_pgn_feed returns DF_ERR_INTERRUPTED at once */
+} df_pgn_action;
+
+/** The callbacks of a reader; any may be NULL. ctx is handed to each. */
+typedef struct df_pgn_visitor {
+    /** A game's tags are read and its start position set (an error so far is in g->error). */
+    df_pgn_action (*begin)(void *ctx, const df_pgn_game *g);
+    /** One ply of the main line, with what its comments said. */
+    void (*ply)(void *ctx, const df_pgn_game *g, const df_pgn_ply *p);
+    /** The game is over: its result, final position, error or reason for skipping. */
+    df_pgn_action (*end)(void *ctx, const df_pgn_game *g);
+    void *ctx; /**< handed to every callback */
+} df_pgn_visitor;
+
+/** Counts of a reader since its last reset. */
+typedef struct df_pgn_stats {
+    uint64_t games;   /**< games seen */
+    uint64_t errors;  /**< games stopped by an error */
+    uint64_t skipped; /**< games skipped (another variant) */
+    uint64_t plies;   /**< moves replayed */
+    uint64_t bytes;   /**< bytes read */
+} df_pgn_stats;
+
+/** A PGN reader (opaque; about 20 KB). */
+typedef struct df_pgn_reader df_pgn_reader;
+
+/** A new reader, reset with DF_PGN_STANDARD; NULL when out of memory. */
+DF_API df_pgn_reader *df_pgn_reader_new(void);
+/** Frees a reader (NULL: nothing). */
+DF_API void df_pgn_reader_free(df_pgn_reader *r);
+/** Starts over with flags (df_pgn_flags bits), numbering games from first_game and lines from
+ *  first_line (1 for a whole file; a piece of a file read on its own knows its own), byte
+ *  offsets from first_offset. */
+DF_API void df_pgn_reader_reset(df_pgn_reader *r, unsigned flags, uint64_t first_game,
+                                uint64_t first_line, uint64_t first_offset);
+/** Reads len bytes of PGN (any bytes; a piece may end anywhere, inside a token too), calling
+ *  v's callbacks for what they complete. Returns DF_OK, or DF_ERR_INTERRUPTED when a callback
+ *  answered DF_PGN_STOP (the reader is then finished). */
+DF_API df_status df_pgn_feed(df_pgn_reader *r, const char *data, size_t len, const df_pgn_visitor *v);
+/** The input has ended: the game in progress ends (an error if it was cut short). Returns as
+ *  df_pgn_feed. */
+DF_API df_status df_pgn_finish(df_pgn_reader *r, const df_pgn_visitor *v);
+/** The reader's counts since its last reset. */
+DF_API df_pgn_stats df_pgn_reader_stats(const df_pgn_reader *r);
+/** Whether the reader stands between games (no game open): where a piece of input may end
+ *  for another reader to go on. */
+DF_API bool df_pgn_reader_between_games(const df_pgn_reader *r);
+/** The value of tag name in g (NULL when absent); *len its bytes. */
+DF_API const char *df_pgn_tag_value(const df_pgn_game *g, const char *name, uint32_t *len);
+
+/* ---- input: files, compressed streams ------------------------------------------------- */
+
+/** An input: a file or standard input, decompressed as it is read when its name ends in .zst
+ *  (Zstandard) or .gz (gzip). Opaque. */
+typedef struct df_pgn_source df_pgn_source;
+
+/** Opens path ("-": standard input) for reading. Returns DF_OK; DF_ERR_IO when it cannot be
+ *  opened (errno kept); DF_ERR_UNSUPPORTED when it is compressed in a format this build lacks
+ *  (built without libzstd or zlib). */
+DF_API df_status df_pgn_source_open(df_pgn_source **out, const char *path);
+/** Up to size bytes of the (decompressed) input into buf: the number read, 0 at the end, or -1
+ *  for an error: a read error, a corrupt or truncated compressed stream (see
+ *  df_pgn_source_error). */
+DF_API long df_pgn_source_read(df_pgn_source *s, char *buf, size_t size);
+/** The last error of s in words, or NULL. */
+DF_API const char *df_pgn_source_error(const df_pgn_source *s);
+/** Bytes of the file read so far (compressed bytes for a compressed file). */
+DF_API uint64_t df_pgn_source_consumed(const df_pgn_source *s);
+/** Closes s (NULL: nothing). */
+DF_API void df_pgn_source_close(df_pgn_source *s);
+
+/* ---- many threads ----------------------------------------------------------------------- */
+
+/** Where a threaded read puts its results: each run of games goes to a sink of its own,
+ *  filled by a worker thread through the visitor (whose ctx is the sink), then handed to
+ *  deliver on the calling thread in input order, then to drop. */
+typedef struct df_pgn_sinks {
+    /** A new, empty sink (called on any thread; NULL: out of memory). */
+    void *(*open)(void *ctx);
+    /** The callbacks a worker makes for the games of a sink; their ctx is the sink. */
+    df_pgn_visitor visitor;
+    /** The calling thread, in input order: the sink's games are complete. Nonzero stops the
+     *  read (df_pgn_read_threaded returns DF_ERR_INTERRUPTED). */
+    int (*deliver)(void *ctx, void *sink);
+    /** Frees a sink (delivered or not). */
+    void (*drop)(void *ctx, void *sink);
+    void *ctx; /**< handed to open, deliver and drop */
+} df_pgn_sinks;
+
+/** Reads all of src on threads (0: one per CPU; 1: the calling thread alone): the calling
+ *  thread reads and finds the games' boundaries (DF_PGN_LEX_ONLY), workers replay runs of
+ *  whole games, and the sinks are delivered in input order, so the result equals a single
+ *  reader's. Memory stays bounded: at most a few megabytes of input and the sinks of a few
+ *  runs per thread are held at once (a single game larger than that is read on the calling
+ *  thread). *stats (may be NULL) gets the totals. Returns DF_OK, DF_ERR_IO (src failed; its
+ *  games so far were delivered) or DF_ERR_INTERRUPTED (deliver or a callback stopped it). */
+DF_API df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned threads,
+                                      const df_pgn_sinks *sinks, df_pgn_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* PGN input (pgn.h): a file or standard input, decompressed as it is read when its name ends in
+ * .zst (libzstd's streaming API) or .gz (zlib's inflate, gzip header, concatenated members). A
+ * stream that ends before its last frame or member, or does not decode, is an error, never a
+ * hang or a short success. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dirfill.h"
+
+#ifdef DF_HAVE_ZSTD
+#include <zstd.h>
+#endif
+#ifdef DF_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+typedef enum { DF__PLAIN, DF__ZSTD, DF__GZIP } df__codec;
+
+/* Compressed bytes read from the file at a time. */
+enum { DF__INPUT = 1 << 17 };
+
+struct df_pgn_source {
+    FILE *file;
+    bool owned; /* not standard input */
+    df__codec codec;
+    uint64_t consumed;
+    char error[160];
+    bool failed, ended;
+    unsigned char *in; /* compressed input: in[pos, len) not yet decoded */
+    size_t pos, len;
+#ifdef DF_HAVE_ZSTD
+    ZSTD_DStream *zstd;
+    size_t frame_left; /* what ZSTD_decompressStream last said: 0 at a frame's end */
+#endif
+#ifdef DF_HAVE_ZLIB
+    z_stream gz;
+    bool gz_ready, member_ended;
+#endif
+};
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    const size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+df_status df_pgn_source_open(df_pgn_source **out, const char *path)
+{
+    if (!out || !path) return DF_ERR_ARGUMENT;
+    *out = NULL;
+    df__codec codec = DF__PLAIN;
+    if (ends_with(path, ".zst")) codec = DF__ZSTD;
+    if (ends_with(path, ".gz")) codec = DF__GZIP;
+#ifndef DF_HAVE_ZSTD
+    if (codec == DF__ZSTD) return DF_ERR_UNSUPPORTED;
+#endif
+#ifndef DF_HAVE_ZLIB
+    if (codec == DF__GZIP) return DF_ERR_UNSUPPORTED;
+#endif
+    df_pgn_source *s = calloc(1, sizeof *s);
+    if (!s) return DF_ERR_IO;
+    s->codec = codec;
+    const bool stdin_ = !strcmp(path, "-");
+    s->file = stdin_ ? stdin : fopen(path, "rb");
+    s->owned = !stdin_;
+    if (!s->file) {
+        const int e = errno;
+        free(s);
+        errno = e;
+        return DF_ERR_IO;
+    }
+    if (codec != DF__PLAIN && !(s->in = malloc(DF__INPUT))) {
+        df_pgn_source_close(s);
+        return DF_ERR_IO;
+    }
+#ifdef DF_HAVE_ZSTD
+    if (codec == DF__ZSTD) {
+        s->zstd = ZSTD_createDStream();
+        if (!s->zstd || ZSTD_isError(ZSTD_initDStream(s->zstd))) {
+            df_pgn_source_close(s);
+            return DF_ERR_IO;
+        }
+        s->frame_left = 0;
+    }
+#endif
+#ifdef DF_HAVE_ZLIB
+    if (codec == DF__GZIP) {
+        /* 15 + 16: a gzip header and trailer. */
+        if (inflateInit2(&s->gz, 15 + 16) != Z_OK) {
+            df_pgn_source_close(s);
+            return DF_ERR_IO;
+        }
+        s->gz_ready = true;
+        s->member_ended = true; /* no member begun yet: an empty file is fine */
+    }
+#endif
+    *out = s;
+    return DF_OK;
+}
+
+static long fail(df_pgn_source *s, const char *what)
+{
+    snprintf(s->error, sizeof s->error, "%s", what);
+    s->failed = true;
+    return -1;
+}
+
+/* More compressed input; false at the end of the file (or on an error, s->failed). */
+static bool refill(df_pgn_source *s)
+{
+    if (s->pos < s->len) return true;
+    s->pos = 0;
+    s->len = fread(s->in, 1, DF__INPUT, s->file);
+    s->consumed += s->len;
+    if (s->len == 0 && ferror(s->file)) {
+        snprintf(s->error, sizeof s->error, "read error: %s", strerror(errno));
+        s->failed = true;
+    }
+    return s->len > 0;
+}
+
+long df_pgn_source_read(df_pgn_source *s, char *buf, size_t size)
+{
+    if (s->failed) return -1;
+    if (s->ended || size == 0) return 0;
+    if (s->codec == DF__PLAIN) {
+        const size_t n = fread(buf, 1, size, s->file);
+        s->consumed += n;
+        if (n == 0 && ferror(s->file)) {
+            snprintf(s->error, sizeof s->error, "read error: %s", strerror(errno));
+            s->failed = true;
+            return -1;
+        }
+        if (n == 0) s->ended = true;
+        return (long)n;
+    }
+#ifdef DF_HAVE_ZSTD
+    if (s->codec == DF__ZSTD) {
+        ZSTD_outBuffer out = {buf, size, 0};
+        while (out.pos == 0) {
+            /* At the end of the file the decoder may still hold output of the last frame. */
+            const bool more = refill(s);
+            if (s->failed) return -1;
+            if (!more && s->frame_left == 0) {
+                s->ended = true;
+                return 0;
+            }
+            ZSTD_inBuffer in = {s->in, more ? s->len : 0, more ? s->pos : 0};
+            const size_t r = ZSTD_decompressStream(s->zstd, &out, &in);
+            if (more) s->pos = in.pos;
+            if (ZSTD_isError(r)) {
+                char why[120];
+                snprintf(why, sizeof why, "corrupt zstd stream: %s", ZSTD_getErrorName(r));
+                return fail(s, why);
+            }
+            s->frame_left = r;
+            if (!more && out.pos == 0)
+                return fail(s, "truncated zstd stream (it ends inside a frame)");
+        }
+        return (long)out.pos;
+    }
+#endif
+#ifdef DF_HAVE_ZLIB
+    if (s->codec == DF__GZIP) {
+        s->gz.next_out = (Bytef *)buf;
+        s->gz.avail_out = (uInt)(size > (1u << 30) ? (1u << 30) : size);
+        while (s->gz.next_out == (Bytef *)buf) {
+            const bool more = refill(s);
+            if (s->failed) return -1;
+            if (!more && s->member_ended) {
+                s->ended = true;
+                return 0;
+            }
+            if (more && s->member_ended) {
+                inflateReset(&s->gz); /* the next member of a concatenated file */
+                s->member_ended = false;
+            }
+            s->gz.next_in = more ? s->in + s->pos : NULL;
+            s->gz.avail_in = more ? (uInt)(s->len - s->pos) : 0;
+            const int r = inflate(&s->gz, Z_NO_FLUSH);
+            if (more) s->pos = s->len - s->gz.avail_in;
+            if (r == Z_STREAM_END)
+                s->member_ended = true;
+            else if (r != Z_OK && r != Z_BUF_ERROR) {
+                char why[120];
+                snprintf(why, sizeof why, "corrupt gzip stream: %s",
+                         s->gz.msg ? s->gz.msg : "error");
+                return fail(s, why);
+            }
+            if (!more && s->gz.next_out == (Bytef *)buf && !s->member_ended)
+                return fail(s, "truncated gzip stream (it ends inside a member)");
+        }
+        return (long)((char *)s->gz.next_out - buf);
+    }
+#endif
+    return fail(s, "unknown codec");
+}
+
+const char *df_pgn_source_error(const df_pgn_source *s) { return s && s->failed ? s->error : NULL; }
+
+uint64_t df_pgn_source_consumed(const df_pgn_source *s) { return s->consumed; }
+
+void df_pgn_source_close(df_pgn_source *s)
+{
+    if (!s) return;
+    if (s->owned && s->file) fclose(s->file);
+#ifdef DF_HAVE_ZSTD
+    if (s->zstd) ZSTD_freeDStream(s->zstd);
+#endif
+#ifdef DF_HAVE_ZLIB
+    if (s->gz_ready) inflateEnd(&s->gz);
+#endif
+    free(s->in);
+    free(s);
+}
