@@ -10,6 +10,7 @@
 int cmd_analyze(int argc, char **argv, const char *backend);
 int cmd_moves(int argc, char **argv, const char *backend);
 int cmd_perft(int argc, char **argv, const char *backend);
+int cmd_pgn(int argc, char **argv, const char *backend);
 /* perft --epd FILE: a perft suite (epd.c). max_depth 0: every listed depth. */
 int perft_suite(const char *path, unsigned long max_depth, df_fen_flags flags, bool json);
 

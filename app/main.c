@@ -13,7 +13,7 @@ typedef struct {
 } command;
 
 static const command commands[] = {
-    {"analyze", "analyze [--json] [--fen FEN]",
+    {"analyze", "analyze [--json] [--fen FEN] [--svg FILE [--show LIST]]",
      "attack maps, pins and checks (FENs on stdin without --fen)", cmd_analyze},
     {"moves", "moves [--json] [--chess960] [--fen FEN]",
      "legal moves with SAN, SEE, check and the Polyglot key", cmd_moves},
@@ -21,6 +21,8 @@ static const command commands[] = {
      "perft [--json] [--divide] [--chess960] --depth N [--fen FEN]\n"
      "  perft [--json] [--chess960] --epd FILE [--depth N]",
      "count leaf nodes of the legal move tree, or a perft suite", cmd_perft},
+    {"pgn", "pgn [--json] [--positions] [--chess960] [--threads N] [FILE...]",
+     "read PGN games (.zst and .gz too), check and play every move; JSON Lines out", cmd_pgn},
     {"bench", "bench [--json] [--svg FILE] [--quick] [--op LIST] [--cpu N] [--positions N]",
      "time the backends against classic per-piece methods", bench_main},
 };

@@ -81,8 +81,8 @@ df_pgn_reader *df_pgn_reader_new(void)
 
 void df_pgn_reader_free(df_pgn_reader *r) { free(r); }
 
-void df_pgn_reader_reset(df_pgn_reader *r, unsigned flags, uint64_t first_game,
-                         uint64_t first_line, uint64_t first_offset)
+void df_pgn_reader_reset(df_pgn_reader *r, unsigned flags, uint64_t first_game, uint64_t first_line,
+                         uint64_t first_offset)
 {
     memset(r, 0, offsetof(df_pgn_reader, tok));
     r->flags = flags;
@@ -101,10 +101,7 @@ df_pgn_stats df_pgn_reader_stats(const df_pgn_reader *r) { return r->stats; }
 
 uint64_t df__pgn_next_game(const df_pgn_reader *r) { return r->next_game; }
 
-bool df_pgn_reader_between_games(const df_pgn_reader *r)
-{
-    return !r->open && r->state == ST_OUT;
-}
+bool df_pgn_reader_between_games(const df_pgn_reader *r) { return !r->open && r->state == ST_OUT; }
 
 const char *df_pgn_tag_value(const df_pgn_game *g, const char *name, uint32_t *len)
 {
@@ -614,8 +611,10 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 }
             }
             if (r->state == ST_VAR_COMMENT) {
-                if (c == '}') r->state = r->depth ? ST_VARIATION : (r->open ? ST_MOVES : ST_OUT);
-                else if (c == '[' && line_start) r->bracket_at_line_start = true;
+                if (c == '}')
+                    r->state = r->depth ? ST_VARIATION : (r->open ? ST_MOVES : ST_OUT);
+                else if (c == '[' && line_start)
+                    r->bracket_at_line_start = true;
                 break;
             }
             if (c == '(')
@@ -655,12 +654,13 @@ df_status df_pgn_finish(df_pgn_reader *r, const df_pgn_visitor *v)
     }
     if (r->open && !r->stopped) {
         static const char *const where[] = {
-            [ST_TAG_NAME] = "a tag", [ST_TAG_PRE] = "a tag", [ST_TAG_VALUE] = "a tag",
-            [ST_TAG_ESCAPE] = "a tag", [ST_TAG_POST] = "a tag", [ST_TAG_JUNK] = "a tag",
-            [ST_COMMENT] = "a comment", [ST_VARIATION] = "a variation",
+            [ST_TAG_NAME] = "a tag",       [ST_TAG_PRE] = "a tag",
+            [ST_TAG_VALUE] = "a tag",      [ST_TAG_ESCAPE] = "a tag",
+            [ST_TAG_POST] = "a tag",       [ST_TAG_JUNK] = "a tag",
+            [ST_COMMENT] = "a comment",    [ST_VARIATION] = "a variation",
             [ST_VAR_COMMENT] = "a comment"};
-        const char *inside = (size_t)r->state < sizeof where / sizeof where[0] ? where[r->state]
-                                                                               : NULL;
+        const char *inside =
+            (size_t)r->state < sizeof where / sizeof where[0] ? where[r->state] : NULL;
         if (inside)
             game_error(r, r->line, "the input ends inside %s (truncated)", inside);
         else

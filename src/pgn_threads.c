@@ -25,11 +25,11 @@ typedef struct {
     char *data;
     size_t len;
     uint64_t first_game, first_line, offset;
-    bool last;        /* the input ends with it: the worker finishes its reader */
+    bool last; /* the input ends with it: the worker finishes its reader */
     void *sink;
     df_pgn_stats stats;
     df_status status;
-    int state;        /* 0 queued, 1 taken, 2 done */
+    int state; /* 0 queued, 1 taken, 2 done */
 } df__segment;
 
 typedef struct {
@@ -48,7 +48,8 @@ static void *df__worker(void *arg)
     df_pgn_reader *r = df_pgn_reader_new();
     pthread_mutex_lock(&pool->lock);
     for (;;) {
-        while (!pool->quit && pool->taken == pool->tail) pthread_cond_wait(&pool->changed, &pool->lock);
+        while (!pool->quit && pool->taken == pool->tail)
+            pthread_cond_wait(&pool->changed, &pool->lock);
         if (pool->quit && pool->taken == pool->tail) break;
         df__segment *s = &pool->ring[pool->taken++ % pool->capacity];
         s->state = 1;
@@ -60,8 +61,12 @@ static void *df__worker(void *arg)
         } else {
             df_pgn_reader_reset(r, pool->flags, s->first_game, s->first_line, s->offset);
             s->status = df_pgn_feed(r, s->data, s->len, &v);
-            if (s->status == DF_OK && s->last) s->status = df_pgn_finish(r, &v);
+            /* The segment ends where its last game ends; a token ending there (its result) is
+             * only seen whole at the next byte: a space stands in for it. */
+            if (s->status == DF_OK)
+                s->status = s->last ? df_pgn_finish(r, &v) : df_pgn_feed(r, " ", 1, &v);
             s->stats = df_pgn_reader_stats(r);
+            s->stats.bytes = s->len;
         }
         pthread_mutex_lock(&pool->lock);
         s->state = 2;
@@ -187,7 +192,8 @@ static df_status df__serial(df_pgn_source *src, const df_pgn_sinks *sinks, df_pg
         if (df_pgn_reader_between_games(r)) {
             if (sinks->deliver(sinks->ctx, sink)) status = DF_ERR_INTERRUPTED;
             sinks->drop(sinks->ctx, sink);
-            if (status != DF_OK || !(sink = sinks->open(sinks->ctx))) return status ? status : DF_ERR_IO;
+            if (status != DF_OK || !(sink = sinks->open(sinks->ctx)))
+                return status ? status : DF_ERR_IO;
             v.ctx = sink;
         }
     }
@@ -291,8 +297,7 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned thre
             df_pgn_reader *r = df_pgn_reader_new();
             if (run.status == DF_OK) {
                 df_pgn_reader_reset(r, flags, pending.game, pending.line, pending.offset);
-                status = r ? df__serial(src, sinks, r, pending.buf, pending.len, block,
-                                        &run.totals)
+                status = r ? df__serial(src, sinks, r, pending.buf, pending.len, block, &run.totals)
                            : DF_ERR_IO;
             }
             df_pgn_reader_free(r);
