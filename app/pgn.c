@@ -116,9 +116,18 @@ typedef struct {
     char fen[DF_FEN_MAX]; /* --positions: the position before the move */
 } ply_record;
 
+/* A JSON object of the sink's text: the game it belongs to (counted in the sink) and where its
+ * text, all but the leading {"game": N, starts. */
+typedef struct {
+    uint64_t game;
+    size_t start;
+} object_start;
+
 typedef struct {
     const pgn_options *o;
     buffer out;
+    object_start *objects;
+    size_t nobjects, objects_cap;
     ply_record *plies;
     uint32_t nplies, cap;
     bool failed;
@@ -137,6 +146,7 @@ static void sink_drop(void *ctx, void *p)
     (void)ctx;
     sink *s = p;
     free(s->out.text);
+    free(s->objects);
     free(s->plies);
     free(s);
 }
@@ -179,9 +189,23 @@ static void on_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
     if (s->o->positions) df_fen_format(r->fen, sizeof r->fen, p->before, DF_FEN_STANDARD);
 }
 
-static void put_game_key(buffer *b, const pgn_options *o, const df_pgn_game *g)
+/* Starts an object of game g: the game's number is written when the sink is delivered (a
+ * threaded read knows it only then). */
+static void put_game_key(sink *s, const df_pgn_game *g)
 {
-    putf(b, "{\"game\": %llu", (unsigned long long)(o->game_base + g->index));
+    buffer *b = &s->out;
+    const pgn_options *o = s->o;
+    if (s->nobjects == s->objects_cap) {
+        const size_t cap = s->objects_cap ? 2 * s->objects_cap : 64;
+        object_start *grown = realloc(s->objects, cap * sizeof *grown);
+        if (!grown) {
+            b->failed = true;
+            return;
+        }
+        s->objects = grown;
+        s->objects_cap = cap;
+    }
+    s->objects[s->nobjects++] = (object_start){g->index, b->len};
     if (o->file) {
         puts_(b, ", \"file\": ");
         put_json_text(b, o->file, strlen(o->file));
@@ -248,14 +272,14 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
         return DF_PGN_STOP;
     }
     if (g->skipped) {
-        put_game_key(b, o, g);
+        put_game_key(s, g);
         puts_(b, ", \"skipped\": ");
         put_json_text(b, g->skipped, strlen(g->skipped));
         puts_(b, "}\n");
         return DF_PGN_READ;
     }
     if (g->error) {
-        put_game_key(b, o, g);
+        put_game_key(s, g);
         puts_(b, ", \"error\": ");
         put_json_text(b, g->error, strlen(g->error));
         putf(b, ", \"line\": %llu", (unsigned long long)g->error_line);
@@ -272,7 +296,7 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
     if (o->positions) {
         for (uint32_t i = 0; i < s->nplies; i++) {
             const ply_record *r = &s->plies[i];
-            put_game_key(b, o, g);
+            put_game_key(s, g);
             putf(b,
                  ", \"ply\": %u, \"fen\": \"%s\", \"uci\": \"%s\", \"san\": \"%s\", \"result\": "
                  "\"%s\"",
@@ -290,7 +314,7 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
         return DF_PGN_READ;
     }
     char fen[DF_FEN_MAX];
-    put_game_key(b, o, g);
+    put_game_key(s, g);
     put_headers(b, g);
     df_fen_format(fen, sizeof fen, &g->start, DF_FEN_STANDARD);
     putf(b, ", \"start\": \"%s\"", fen);
@@ -312,8 +336,9 @@ typedef struct {
 
 static void *sink_open_run(void *ctx) { return sink_open(&((file_run *)ctx)->o); }
 
-/* In input order: the sink's JSON to standard output, its counts to the file's. */
-static int sink_deliver(void *ctx, void *p)
+/* In input order: the sink's JSON to standard output, each object numbered now, its counts to
+ * the file's. */
+static int sink_deliver(void *ctx, void *p, uint64_t first_game)
 {
     file_run *run = ctx;
     const sink *s = p;
@@ -325,9 +350,15 @@ static int sink_deliver(void *ctx, void *p)
         run->write_failed = true;
         return 1;
     }
-    if (s->out.len && fwrite(s->out.text, 1, s->out.len, stdout) != s->out.len) {
-        run->write_failed = true;
-        return 1;
+    for (size_t i = 0; i < s->nobjects; i++) {
+        const size_t start = s->objects[i].start;
+        const size_t end = i + 1 < s->nobjects ? s->objects[i + 1].start : s->out.len;
+        printf("{\"game\": %llu",
+               (unsigned long long)(run->o.game_base + first_game + s->objects[i].game));
+        if (fwrite(s->out.text + start, 1, end - start, stdout) != end - start) {
+            run->write_failed = true;
+            return 1;
+        }
     }
     return ferror(stdout) != 0;
 }

@@ -34,7 +34,8 @@ enum {
 struct df_pgn_reader {
     unsigned flags;
     int state, after_line; /* after_line: where a line comment returns */
-    uint64_t offset, line; /* of the next byte */
+    uint64_t offset, line; /* offset of feed_base (during a feed), line of the next byte */
+    const char *feed_base; /* the feed's first byte: offsets are counted from it */
     bool line_start;       /* the next byte starts a line */
     bool stopped;
     bool bracket_at_line_start; /* a comment or variation line began with '[' */
@@ -101,6 +102,24 @@ df_pgn_stats df_pgn_reader_stats(const df_pgn_reader *r) { return r->stats; }
 
 uint64_t df__pgn_next_game(const df_pgn_reader *r) { return r->next_game; }
 
+void df__pgn_set_next_game(df_pgn_reader *r, uint64_t next) { r->next_game = next; }
+
+bool df__pgn_cut_ok(const df_pgn_reader *r)
+{
+    if (!r->line_start) return false;
+    switch (r->state) {
+    case ST_OUT:
+    case ST_MOVES:
+    case ST_VARIATION:
+    case ST_VAR_COMMENT:
+        return true;
+    case ST_COMMENT:
+        return r->cmd_state != 2; /* a '[' inside a [%...] command is its text */
+    default:
+        return false; /* a tag section: '[' is another tag of the same game */
+    }
+}
+
 bool df_pgn_reader_between_games(const df_pgn_reader *r) { return !r->open && r->state == ST_OUT; }
 
 const char *df_pgn_tag_value(const df_pgn_game *g, const char *name, uint32_t *len)
@@ -136,12 +155,13 @@ static void token_error(df_pgn_reader *r, const char *why)
                why);
 }
 
-static void game_open(df_pgn_reader *r)
+/* A game begins with the byte at offset. */
+static void game_open(df_pgn_reader *r, uint64_t offset)
 {
     memset(&r->game, 0, sizeof r->game);
     r->game.index = r->next_game++;
     r->game.line = r->line;
-    r->game.offset = r->offset;
+    r->game.offset = offset;
     r->game.tags = r->tags;
     r->open = true;
     r->in_movetext = r->skipping = r->pending = false;
@@ -227,63 +247,93 @@ static void game_close(df_pgn_reader *r, const df_pgn_visitor *v, uint64_t end_o
 
 /* ---- tokens ---- */
 
+/* A decimal number [-]digits[.digits] at *p (advanced), exactly as strtod would round it for
+ * up to 15 digits; false when there is none. */
+static bool df__decimal(const char **p, const char *end, double *out)
+{
+    const char *s = *p;
+    const bool negative = s < end && *s == '-';
+    s += negative || (s < end && *s == '+');
+    uint64_t mantissa = 0;
+    int digits = 0, scale = 0;
+    bool dot = false;
+    for (; s < end; s++) {
+        if (*s == '.' && !dot) {
+            dot = true;
+            continue;
+        }
+        if (*s < '0' || *s > '9' || digits == 15) break;
+        mantissa = mantissa * 10 + (uint64_t)(*s - '0');
+        digits++;
+        scale += dot;
+    }
+    if (!digits) return false;
+    static const double tens[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const double v = (double)mantissa / tens[scale];
+    *out = negative ? -v : v;
+    *p = s;
+    return true;
+}
+
 /* A [%eval ...] or [%clk ...] command of a comment, for the ply it follows. */
 static void comment_command(df_pgn_reader *r)
 {
     if (!r->pending) return;
     const char *c = r->cmd, *end = r->cmd + r->cmd_len;
     df_pgn_ply *p = &r->ply;
+    /* What may follow a value: the end, a space, or ",depth". */
     if (r->cmd_len > 5 && !memcmp(c, "eval ", 5)) {
         c += 5;
         while (c < end && *c == ' ') c++;
-        char text[40];
-        const size_t n = (size_t)(end - c) < sizeof text - 1 ? (size_t)(end - c) : sizeof text - 1;
-        memcpy(text, c, n);
-        text[n] = 0;
-        char *stop;
-        if (text[0] == '#') {
-            const long mate = strtol(text + 1, &stop, 10);
-            if (stop != text + 1 && (*stop == 0 || *stop == ',' || *stop == ' ')) {
+        double value;
+        if (c < end && *c == '#') {
+            c++;
+            const char *digits = c;
+            if (df__decimal(&c, end, &value) && value == (int32_t)value &&
+                !memchr(digits, '.', (size_t)(c - digits)) &&
+                (c == end || *c == ',' || *c == ' ')) {
                 p->eval_kind = DF_PGN_EVAL_MATE;
-                p->mate = (int32_t)mate;
+                p->mate = (int32_t)value;
             }
-        } else {
-            const double pawns = strtod(text, &stop);
-            if (stop != text && (*stop == 0 || *stop == ',' || *stop == ' ') && pawns == pawns) {
-                p->eval_kind = DF_PGN_EVAL_PAWNS;
-                p->pawns = (float)pawns;
-            }
+        } else if (df__decimal(&c, end, &value) && (c == end || *c == ',' || *c == ' ')) {
+            p->eval_kind = DF_PGN_EVAL_PAWNS;
+            p->pawns = (float)value;
         }
     } else if (r->cmd_len > 4 && !memcmp(c, "clk ", 4)) {
         c += 4;
         while (c < end && *c == ' ') c++;
-        /* H:MM:SS or MM:SS, seconds may have a fraction. */
-        double parts[3] = {0, 0, 0};
-        int n = 0;
-        bool ok = c < end;
-        while (ok && c < end && n < 3) {
-            char text[24];
-            size_t k = 0;
-            while (c < end && *c != ':' && k < sizeof text - 1) text[k++] = *c++;
-            text[k] = 0;
-            char *stop;
-            parts[n++] = strtod(text, &stop);
-            ok = k && *stop == 0 && parts[n - 1] >= 0;
-            if (c < end && *c == ':') c++;
+        /* H:MM:SS or MM:SS; the seconds may have a fraction. */
+        double seconds = 0, part;
+        int parts = 0;
+        while (parts < 3 && c < end && *c != '-' && df__decimal(&c, end, &part)) {
+            seconds = seconds * 60 + part;
+            parts++;
+            if (c < end && *c == ':')
+                c++;
+            else
+                break;
         }
-        if (ok && c == end) {
-            double seconds = 0;
-            for (int i = 0; i < n; i++) seconds = seconds * 60 + parts[i];
+        while (c < end && *c == ' ') c++;
+        if (parts && c == end) {
             p->has_clock = true;
             p->clock = seconds;
         }
     }
 }
 
-static bool all_in(const char *t, uint32_t n, const char *set)
+/* Whether the n bytes of t are all digits / all '!' or '?'. */
+static bool all_digits(const char *t, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (!strchr(set, t[i]) || !t[i]) return false;
+        if (t[i] < '0' || t[i] > '9') return false;
+    return n > 0;
+}
+
+static bool all_annotation(const char *t, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (t[i] != '!' && t[i] != '?') return false;
     return n > 0;
 }
 
@@ -317,7 +367,7 @@ static void token_done(df_pgn_reader *r, const df_pgn_visitor *v)
         r->state = ST_OUT;
         return;
     }
-    if (all_in(t, n, "0123456789") || t[0] == '$' || all_in(t, n, "!?")) return;
+    if (all_digits(t, n) || t[0] == '$' || all_annotation(t, n)) return;
     const bool null_move = (n == 2 && (!memcmp(t, "--", 2) || !memcmp(t, "Z0", 2)));
     if (r->game.plies == DF_PGN_PLIES_MAX) {
         r->tok_len = n;
@@ -394,10 +444,30 @@ static void tag_end(df_pgn_reader *r)
     t->value_len = r->arena_used - r->tag_start - r->name_len;
 }
 
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
+/* ---- the scanner ---- */
+
+/* Byte classes: what a byte does between tokens. Every byte not named here (letters, digits,
+ * - + # = / ! ? : and any other byte, junk included) continues a movetext token. */
+enum {
+    C_TOKEN,
+    C_SPACE,
+    C_NEWLINE,
+    C_DOT,
+    C_LBRACE,
+    C_RBRACE,
+    C_LPAREN,
+    C_RPAREN,
+    C_LBRACKET,
+    C_RBRACKET,
+    C_SEMI,
+    C_DOLLAR,
+    C_STAR
+};
+static const unsigned char df__class[256] = {
+    [' '] = C_SPACE,    ['\t'] = C_SPACE,   ['\r'] = C_SPACE, ['\f'] = C_SPACE,
+    ['\v'] = C_SPACE,   ['\n'] = C_NEWLINE, ['.'] = C_DOT,    ['{'] = C_LBRACE,
+    ['}'] = C_RBRACE,   ['('] = C_LPAREN,   [')'] = C_RPAREN, ['['] = C_LBRACKET,
+    [']'] = C_RBRACKET, [';'] = C_SEMI,     ['$'] = C_DOLLAR, ['*'] = C_STAR};
 
 static bool is_name_char(char c)
 {
@@ -406,121 +476,136 @@ static bool is_name_char(char c)
 
 static bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
-/* Bytes that end a movetext token without being part of it. */
-static bool ends_token(char c)
+static bool is_blank(char c) { return df__class[(unsigned char)c] == C_SPACE; }
+
+/* The stream offset of p during a feed. */
+static uint64_t offset_of(const df_pgn_reader *r, const char *p)
 {
-    return is_space(c) || c == '.' || c == '{' || c == '}' || c == '(' || c == ')' || c == '[' ||
-           c == ']' || c == ';' || c == '$' || c == '*';
+    return r->offset + (uint64_t)(p - r->feed_base);
 }
 
-/* ---- the scanner ---- */
-
-/* Starts a new game at a '[' (the byte after it is scanned next as the tag's name). */
-static void new_game_at_bracket(df_pgn_reader *r, const df_pgn_visitor *v)
+/* Starts a new game at the '[' at offset (the byte after it is scanned next, as the tag's
+ * name). */
+static void new_game_at_bracket(df_pgn_reader *r, const df_pgn_visitor *v, uint64_t offset)
 {
-    if (r->open) game_close(r, v, r->offset);
+    if (r->open) game_close(r, v, offset);
     if (r->stopped) return;
-    game_open(r);
+    game_open(r, offset);
     tag_begin(r);
     r->state = ST_TAG_NAME;
 }
 
-/* A '[' began a line inside an unclosed comment or variation, and c, the byte after it, is a
- * letter: the game was cut short; a new one starts. */
-static void recover(df_pgn_reader *r, const df_pgn_visitor *v, const char *what)
+/* A '[' at offset began a line inside an unclosed comment or variation and a letter, the name
+ * of a tag, follows: the game was cut short (said so, if it is open), and a new one starts. */
+static void recover(df_pgn_reader *r, const df_pgn_visitor *v, const char *what, uint64_t offset)
 {
-    game_error(r, r->line, "unclosed %s: a new game starts at line %llu", what,
-               (unsigned long long)r->line);
-    r->offset--; /* the '[' */
-    new_game_at_bracket(r, v);
-    r->offset++;
+    if (r->open)
+        game_error(r, r->line, "unclosed %s: a new game starts at line %llu", what,
+                   (unsigned long long)r->line);
+    new_game_at_bracket(r, v, offset);
 }
 
+/* Each state consumes as long a run of bytes as it can; a byte that changes the state is
+ * handled by the next round. r->line counts the newlines consumed, r->line_start says whether
+ * the last byte consumed was one. */
 static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_visitor *v)
 {
     while (p < end && !r->stopped) {
-        const char c = *p;
         const bool line_start = r->line_start;
+        char c = *p;
         switch (r->state) {
         case ST_OUT:
         case ST_TAGS:
-        case ST_MOVES:
-            if (is_space(c)) break;
-            if (c == '%' && line_start) {
+        case ST_MOVES: {
+            /* White space, fast. */
+            int cls = df__class[(unsigned char)c];
+            if (cls == C_SPACE || cls == C_NEWLINE || cls == C_DOT) {
+                const char *q = p;
+                for (; q < end; q++) {
+                    cls = df__class[(unsigned char)*q];
+                    if (cls == C_NEWLINE)
+                        r->line++;
+                    else if (cls != C_SPACE && cls != C_DOT)
+                        break;
+                }
+                if (q > p) r->line_start = q[-1] == '\n';
+                p = q;
+                continue;
+            }
+            if ((c == '%' && line_start) || cls == C_SEMI) {
                 r->after_line = r->state;
                 r->state = ST_LINE_COMMENT;
                 break;
             }
-            if (c == ';') {
-                r->after_line = r->state;
-                r->state = ST_LINE_COMMENT;
-                break;
-            }
-            if (c == '[' && r->state != ST_TAGS) {
-                new_game_at_bracket(r, v);
-                break;
-            }
-            if (c == '[') {
-                tag_begin(r);
-                r->state = ST_TAG_NAME;
+            if (cls == C_LBRACKET) {
+                if (r->state == ST_TAGS) {
+                    tag_begin(r);
+                    r->state = ST_TAG_NAME;
+                } else {
+                    new_game_at_bracket(r, v, offset_of(r, p));
+                }
                 break;
             }
             if (r->state == ST_OUT) {
-                if (c == '{') { /* a comment between games belongs to none */
+                if (cls == C_LBRACE) { /* a comment between games belongs to none */
                     r->state = ST_VAR_COMMENT;
                     r->depth = 0;
                     break;
                 }
-                game_open(r);
+                game_open(r, offset_of(r, p));
             }
             if (!r->in_movetext) tags_done(r, v);
             if (r->stopped) break;
             r->state = ST_MOVES;
-            if (c == '{') {
+            if (cls == C_LBRACE) {
                 r->state = ST_COMMENT;
                 r->cmd_state = 0;
-            } else if (c == '(') {
+            } else if (cls == C_LPAREN) {
                 r->state = ST_VARIATION;
                 r->depth = 1;
-            } else if (c == ')' || c == '}' || c == ']') {
+            } else if (cls == C_RPAREN || cls == C_RBRACE || cls == C_RBRACKET) {
                 r->tok_len = 1;
                 r->tok[0] = c;
                 r->tok_line = r->line;
-                token_error(r, c == ')' ? "')' without '('" : "unexpected bracket");
+                token_error(r, cls == C_RPAREN ? "')' without '('" : "unexpected bracket");
                 r->tok_len = 0;
-            } else if (c != '.') {
-                /* A token: '*' and '$' start one (a result; a NAG), other delimiters do not. */
+            } else {
+                /* A token: '*' is one (a result), '$' starts one (a NAG). */
                 r->tok[0] = c;
                 r->tok_len = 1;
                 r->tok_long = false;
                 r->tok_line = r->line;
-                r->tok_offset = r->offset;
-                if (c == '*') {
+                r->tok_offset = offset_of(r, p);
+                if (cls == C_STAR) {
                     token_done(r, v);
                     break;
                 }
                 r->state = ST_TOKEN;
             }
             break;
-        case ST_TOKEN:
-            if (!ends_token(c)) {
-                if (r->tok_len < DF_PGN_TOKEN_MAX)
-                    r->tok[r->tok_len++] = c;
-                else
-                    r->tok_long = true;
-                break;
-            }
+        }
+        case ST_TOKEN: {
+            /* The token's bytes, fast. */
+            const char *q = p;
+            while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
+            const size_t n = (size_t)(q - p), room = DF_PGN_TOKEN_MAX - r->tok_len;
+            memcpy(r->tok + r->tok_len, p, n < room ? n : room);
+            r->tok_len += (uint32_t)(n < room ? n : room);
+            r->tok_long |= n > room;
+            if (n) r->line_start = false;
+            p = q;
+            if (p == end) continue;
             r->state = ST_MOVES;
             token_done(r, v);
-            if (r->stopped) break;
             continue; /* the delimiter is scanned again, between tokens */
+        }
         case ST_TAG_NAME:
             if (is_name_char(c)) {
                 tag_put(r, c);
                 r->name_len++;
-            } else if (is_space(c) && r->name_len) {
+            } else if (is_blank(c) && r->name_len) {
                 r->state = ST_TAG_PRE;
-            } else if (!is_space(c) || c == '\n') {
+            } else if (!is_blank(c)) {
                 game_error(r, r->line, "tag: '%c' in a tag name", c >= 32 && c < 127 ? c : '?');
                 r->state = c == '\n' ? ST_TAGS : ST_TAG_JUNK;
             }
@@ -528,20 +613,30 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
         case ST_TAG_PRE:
             if (c == '"')
                 r->state = ST_TAG_VALUE;
-            else if (!is_space(c) || c == '\n') {
+            else if (!is_blank(c)) {
                 game_error(r, r->line, "tag %.*s: no quoted value", (int)r->name_len,
                            r->arena + r->tag_start);
                 r->state = c == '\n' ? ST_TAGS : ST_TAG_JUNK;
             }
             break;
-        case ST_TAG_VALUE:
-            if (c == '\\')
-                r->state = ST_TAG_ESCAPE;
-            else if (c == '"')
-                r->state = ST_TAG_POST;
-            else
-                tag_put(r, c);
+        case ST_TAG_VALUE: {
+            /* The value's bytes up to a quote or a backslash, fast. */
+            const char *q = p;
+            while (q < end && *q != '"' && *q != '\\') {
+                r->line += *q == '\n';
+                q++;
+            }
+            const size_t n = (size_t)(q - p), room = DF_PGN_TAG_BYTES - r->arena_used;
+            memcpy(r->arena + r->arena_used, p, n < room ? n : room);
+            r->arena_used += (uint32_t)(n < room ? n : room);
+            r->tags_full |= n > room;
+            if (n) r->line_start = q[-1] == '\n';
+            p = q;
+            if (p == end) continue;
+            c = *p;
+            r->state = c == '\\' ? ST_TAG_ESCAPE : ST_TAG_POST;
             break;
+        }
         case ST_TAG_ESCAPE:
             tag_put(r, c);
             r->state = ST_TAG_VALUE;
@@ -550,7 +645,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             if (c == ']') {
                 tag_end(r);
                 r->state = ST_TAGS;
-            } else if (!is_space(c) || c == '\n') {
+            } else if (!is_blank(c)) {
                 game_error(r, r->line, "tag %.*s: no ']' after the value", (int)r->name_len,
                            r->arena + r->tag_start);
                 r->state = c == '\n' ? ST_TAGS : ST_TAG_JUNK;
@@ -563,12 +658,21 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             if (r->bracket_at_line_start) {
                 r->bracket_at_line_start = false;
                 if (is_letter(c)) {
-                    recover(r, v, "comment");
+                    recover(r, v, "comment", offset_of(r, p) - 1);
                     if (r->stopped) break;
                     tag_put(r, c);
                     r->name_len++;
                     break;
                 }
+            }
+            if (r->cmd_state == 0) {
+                /* Comment text up to '}', '[' or a newline, fast. */
+                const char *q = p;
+                while (q < end && *q != '}' && *q != '[' && *q != '\n') q++;
+                if (q > p) r->line_start = false;
+                p = q;
+                if (p == end) continue;
+                c = *p;
             }
             if (c == '}') {
                 r->state = ST_MOVES;
@@ -589,21 +693,25 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 r->cmd_len = 0;
             }
             break;
-        case ST_LINE_COMMENT:
-            if (c == '\n') r->state = r->after_line;
-            break;
+        case ST_LINE_COMMENT: {
+            const char *q = memchr(p, '\n', (size_t)(end - p));
+            if (!q) {
+                if (p < end) r->line_start = false;
+                p = end;
+                continue;
+            }
+            p = q;
+            c = '\n';
+            r->state = r->after_line;
+            break; /* the newline is consumed below */
+        }
         case ST_VARIATION:
         case ST_VAR_COMMENT:
             if (r->bracket_at_line_start) {
                 r->bracket_at_line_start = false;
                 if (is_letter(c)) {
-                    if (r->open)
-                        recover(r, v, r->state == ST_VARIATION ? "variation" : "comment");
-                    else { /* an unclosed comment between games */
-                        r->offset--;
-                        new_game_at_bracket(r, v);
-                        r->offset++;
-                    }
+                    recover(r, v, r->state == ST_VARIATION ? "variation" : "comment",
+                            offset_of(r, p) - 1);
                     if (r->stopped) break;
                     tag_put(r, c);
                     r->name_len++;
@@ -630,9 +738,9 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 r->bracket_at_line_start = true;
             break;
         }
+        /* The byte c at p was consumed. */
         r->line_start = c == '\n';
         r->line += c == '\n';
-        r->offset++;
         p++;
     }
 }
@@ -641,7 +749,9 @@ df_status df_pgn_feed(df_pgn_reader *r, const char *data, size_t len, const df_p
 {
     if (r->stopped) return DF_ERR_INTERRUPTED;
     r->stats.bytes += len;
+    r->feed_base = data;
     scan(r, data, data + len, v);
+    r->offset += len;
     return r->stopped ? DF_ERR_INTERRUPTED : DF_OK;
 }
 

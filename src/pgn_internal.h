@@ -7,5 +7,12 @@
 
 /* The index the reader's next game will get. */
 uint64_t df__pgn_next_game(const df_pgn_reader *r);
+/* Numbers the reader's next game `next` (its scanning goes on untouched). */
+void df__pgn_set_next_game(df_pgn_reader *r, uint64_t next);
+/* Whether a '[' and a letter, next at the start of a line, would start a new game here: the
+ * reader stands at a line start outside any tag section (in movetext, a comment or a
+ * variation, where the recovery rule makes them a new game), so a piece of input may be cut
+ * there for another reader. */
+bool df__pgn_cut_ok(const df_pgn_reader *r);
 
 #endif

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading PGN on threads (df_pgn_read_threaded). The calling thread reads the input in blocks
- * and runs a lexing reader (DF_PGN_LEX_ONLY: no moves replayed) that marks where games end;
- * runs of whole games ("segments") go to workers, each with its own reader and sink; the
- * calling thread delivers the sinks in input order. A lexer's game end is where a fresh reader
- * can start, so the workers' results equal one reader's. A game that grows past what a
- * segment may hold is read by the calling thread itself (after the earlier segments are
- * delivered) with the rest of the input, which bounds memory whatever the input. */
+/* Reading PGN on threads (df_pgn_read_threaded). The calling thread reads blocks and cuts runs
+ * of games ("segments") where a line after a blank line starts with '[' and a letter, which a
+ * memchr finds; it counts their newlines so each knows its first line. Workers read segments
+ * with readers of their own into sinks. A cut is exact when the reader of the segment before
+ * it stood outside any tag section there (df__pgn_cut_ok): in movetext, a comment or a
+ * variation such a line starts a new game (pgn.h's recovery rule). The worker then feeds the
+ * next segment's first two bytes, '[' and the letter, so that its last game ends exactly as a
+ * single reader ends it. A segment whose cut was not exact (a blank line inside a tag section,
+ * say) is read again on the calling thread together with the next one. Sinks are delivered in
+ * input order, each told its first game's index. A game that outgrows a segment makes the
+ * calling thread read the rest of the input alone, which bounds memory whatever the input. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
@@ -17,30 +21,47 @@
 enum {
     DF__BLOCK = 1 << 20,   /* bytes read from the source at a time */
     DF__SEGMENT = 1 << 19, /* a segment is cut once this much input waits */
-    DF__HUGE = 16 << 20    /* waiting input without a game end: the rest is read on this thread */
+    DF__HUGE = 16 << 20    /* waiting input without a cut: the rest is read on this thread */
 };
 
 /* One segment: its text, where it starts, and what its worker made of it. */
 typedef struct {
     char *data;
     size_t len;
-    uint64_t first_game, first_line, offset;
-    bool last; /* the input ends with it: the worker finishes its reader */
+    char next[2]; /* the next segment's first two bytes ('[' and a letter); none for the last */
+    bool last;    /* the input ends with it: the worker finishes its reader */
+    uint64_t first_line, offset;
     void *sink;
     df_pgn_stats stats;
     df_status status;
-    int state; /* 0 queued, 1 taken, 2 done */
+    bool cut_ok; /* the reader stood where the cut after it is exact */
+    int state;   /* 0 queued, 1 taken, 2 done */
 } df__segment;
 
 typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     df__segment *ring;
-    size_t capacity, head, taken, tail; /* segments [head, tail) in flight, [taken, tail) queued */
+    size_t capacity, head, taken, tail; /* [head, tail) in flight, [taken, tail) queued */
     bool quit;
     unsigned flags;
     const df_pgn_sinks *sinks;
 } df__pool;
+
+/* Reads one segment into its sink with r (on a worker, or again on the calling thread). */
+static void df__read_segment(df__segment *s, df_pgn_reader *r, unsigned flags,
+                             const df_pgn_sinks *sinks)
+{
+    df_pgn_visitor v = sinks->visitor;
+    v.ctx = s->sink;
+    df_pgn_reader_reset(r, flags, 0, s->first_line, s->offset);
+    s->status = df_pgn_feed(r, s->data, s->len, &v);
+    s->cut_ok = s->last || df__pgn_cut_ok(r);
+    if (s->status == DF_OK)
+        s->status = s->last ? df_pgn_finish(r, &v) : df_pgn_feed(r, s->next, 2, &v);
+    s->stats = df_pgn_reader_stats(r);
+    s->stats.bytes = s->len;
+}
 
 static void *df__worker(void *arg)
 {
@@ -50,24 +71,14 @@ static void *df__worker(void *arg)
     for (;;) {
         while (!pool->quit && pool->taken == pool->tail)
             pthread_cond_wait(&pool->changed, &pool->lock);
-        if (pool->quit && pool->taken == pool->tail) break;
+        if (pool->taken == pool->tail) break;
         df__segment *s = &pool->ring[pool->taken++ % pool->capacity];
         s->state = 1;
         pthread_mutex_unlock(&pool->lock);
-        df_pgn_visitor v = pool->sinks->visitor;
-        v.ctx = s->sink;
-        if (!r || !s->sink) {
+        if (r && s->sink)
+            df__read_segment(s, r, pool->flags, pool->sinks);
+        else
             s->status = DF_ERR_IO;
-        } else {
-            df_pgn_reader_reset(r, pool->flags, s->first_game, s->first_line, s->offset);
-            s->status = df_pgn_feed(r, s->data, s->len, &v);
-            /* The segment ends where its last game ends; a token ending there (its result) is
-             * only seen whole at the next byte: a space stands in for it. */
-            if (s->status == DF_OK)
-                s->status = s->last ? df_pgn_finish(r, &v) : df_pgn_feed(r, " ", 1, &v);
-            s->stats = df_pgn_reader_stats(r);
-            s->stats.bytes = s->len;
-        }
         pthread_mutex_lock(&pool->lock);
         s->state = 2;
         pthread_cond_broadcast(&pool->changed);
@@ -77,39 +88,13 @@ static void *df__worker(void *arg)
     return NULL;
 }
 
-/* The input waiting to be cut into segments: buf[0, len) starts at stream offset `offset` and
- * line `line`, game `game`; ends[] holds the lexer's game ends inside it. */
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    uint64_t offset, line, game;
-    /* The last game end the lexer saw in buf: where a segment may be cut. */
-    bool have_cut;
-    uint64_t cut_offset, cut_line, cut_game;
-    bool cut_has_result;
-} df__pending;
-
-typedef struct {
-    df__pending *pending;
-} df__lex_ctx;
-
-static df_pgn_action df__lexed_end(void *ctx, const df_pgn_game *g)
-{
-    df__pending *p = ctx;
-    p->have_cut = true;
-    p->cut_offset = g->end_offset;
-    p->cut_line = g->end_line;
-    p->cut_game = g->index + 1;
-    p->cut_has_result = g->has_result;
-    return DF_PGN_READ;
-}
-
 typedef struct {
     df__pool pool;
     pthread_t *tid;
     unsigned started;
     df_pgn_stats totals;
     df_status status;
+    df_pgn_reader *again; /* re-reads merged segments on the calling thread */
 } df__run;
 
 static void df__add(df_pgn_stats *to, const df_pgn_stats *s)
@@ -121,35 +106,81 @@ static void df__add(df_pgn_stats *to, const df_pgn_stats *s)
     to->bytes += s->bytes;
 }
 
-/* Delivers the oldest segment once done (waiting for it when wait); false when none was. */
+static df__segment *df__at(df__pool *pool, size_t i) { return &pool->ring[i % pool->capacity]; }
+
+/* Waits until segment i is read. */
+static void df__wait(df__pool *pool, size_t i)
+{
+    pthread_mutex_lock(&pool->lock);
+    while (df__at(pool, i)->state != 2) pthread_cond_wait(&pool->changed, &pool->lock);
+    pthread_mutex_unlock(&pool->lock);
+}
+
+static void df__release(df__run *run, df__segment *s)
+{
+    if (s->sink) run->pool.sinks->drop(run->pool.sinks->ctx, s->sink);
+    free(s->data);
+    s->sink = NULL;
+    s->data = NULL;
+}
+
+/* Delivers the oldest segment once read (waiting for it when wait); false when there was none
+ * to deliver. A segment whose cut was not exact is merged with the next ones and read again
+ * here. */
 static bool df__deliver_oldest(df__run *run, bool wait)
 {
     df__pool *pool = &run->pool;
     pthread_mutex_lock(&pool->lock);
-    if (pool->head == pool->tail) {
-        pthread_mutex_unlock(&pool->lock);
-        return false;
-    }
-    df__segment *s = &pool->ring[pool->head % pool->capacity];
-    while (wait && s->state != 2) pthread_cond_wait(&pool->changed, &pool->lock);
-    const bool done = s->state == 2;
+    const bool any = pool->head != pool->tail, done = any && df__at(pool, pool->head)->state == 2;
     pthread_mutex_unlock(&pool->lock);
-    if (!done) return false;
-    df__add(&run->totals, &s->stats);
+    if (!any || (!done && !wait)) return false;
+    df__wait(pool, pool->head);
+    df__segment *s = df__at(pool, pool->head);
+    /* A cut in the wrong place: this segment and the next are read again as one (and the
+     * next one's cut checked in its turn). */
+    while (!s->cut_ok && s->status == DF_OK && pool->head + 1 != pool->tail) {
+        df__wait(pool, pool->head + 1);
+        df__segment *n = df__at(pool, pool->head + 1);
+        char *joined = malloc(s->len + n->len);
+        if (!joined || !run->again) {
+            free(joined);
+            s->status = DF_ERR_IO;
+            break;
+        }
+        memcpy(joined, s->data, s->len);
+        memcpy(joined + s->len, n->data, n->len);
+        df__segment merged = *n;
+        merged.data = joined;
+        merged.len = s->len + n->len;
+        merged.first_line = s->first_line;
+        merged.offset = s->offset;
+        merged.sink = pool->sinks->open(pool->sinks->ctx);
+        df__release(run, s);
+        df__release(run, n);
+        pthread_mutex_lock(&pool->lock);
+        pool->head++;
+        pthread_mutex_unlock(&pool->lock);
+        s = df__at(pool, pool->head);
+        *s = merged;
+        if (s->sink)
+            df__read_segment(s, run->again, pool->flags, pool->sinks);
+        else
+            s->status = DF_ERR_IO;
+    }
     if (run->status == DF_OK && s->status != DF_OK) run->status = s->status;
-    if (run->status == DF_OK && s->sink && pool->sinks->deliver(pool->sinks->ctx, s->sink))
+    if (run->status == DF_OK && s->sink &&
+        pool->sinks->deliver(pool->sinks->ctx, s->sink, run->totals.games))
         run->status = DF_ERR_INTERRUPTED;
-    if (s->sink) pool->sinks->drop(pool->sinks->ctx, s->sink);
-    free(s->data);
+    df__add(&run->totals, &s->stats);
+    df__release(run, s);
     pthread_mutex_lock(&pool->lock);
     pool->head++;
     pthread_mutex_unlock(&pool->lock);
     return true;
 }
 
-/* Queues pending[0, len) as a segment (waiting while the ring is full). */
-static void df__dispatch(df__run *run, char *data, size_t len, uint64_t game, uint64_t line,
-                         uint64_t offset, bool last)
+/* Queues a segment (waiting while the ring is full, delivering what is done). */
+static void df__dispatch(df__run *run, df__segment s)
 {
     df__pool *pool = &run->pool;
     for (;;) {
@@ -159,14 +190,80 @@ static void df__dispatch(df__run *run, char *data, size_t len, uint64_t game, ui
         if (!full) break;
         df__deliver_oldest(run, true);
     }
-    df__segment s = {data, len, game, line, offset, last, NULL, {0, 0, 0, 0, 0}, DF_OK, 0};
     s.sink = pool->sinks->open(pool->sinks->ctx);
+    s.state = 0;
     pthread_mutex_lock(&pool->lock);
-    pool->ring[pool->tail++ % pool->capacity] = s;
+    *df__at(pool, pool->tail++) = s;
     pthread_cond_broadcast(&pool->changed);
     pthread_mutex_unlock(&pool->lock);
     while (df__deliver_oldest(run, false)) {
     }
+}
+
+/* The input waiting to be cut: buf[0, len) starts at stream offset `offset`, line `line`. */
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    uint64_t offset, line;
+} df__pending;
+
+static bool df__append(df__pending *p, const char *data, size_t n)
+{
+    if (p->len + n > p->cap) {
+        size_t cap = p->cap ? p->cap : 2 * DF__BLOCK;
+        while (cap < p->len + n) cap *= 2;
+        char *grown = realloc(p->buf, cap);
+        if (!grown) return false;
+        p->buf = grown;
+        p->cap = cap;
+    }
+    memcpy(p->buf + p->len, data, n);
+    p->len += n;
+    return true;
+}
+
+static uint64_t df__newlines(const char *p, size_t n)
+{
+    uint64_t count = 0;
+    for (const char *end = p + n; (p = memchr(p, '\n', (size_t)(end - p))); p++) count++;
+    return count;
+}
+
+static bool df__is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* The last place in buf[from, len) where a segment may end: before a '[' and a letter that
+ * start a line following a blank line; 0 when there is none. */
+static size_t df__find_cut(const char *buf, size_t len, size_t from)
+{
+    for (size_t i = len; i-- > from + 2;) {
+        if (buf[i] != '[' || i + 1 >= len || !df__is_letter(buf[i + 1])) continue;
+        /* The line before is blank: "\n\n" or "\n\r\n" before the '['. */
+        if (buf[i - 1] == '\n' &&
+            (buf[i - 2] == '\n' || (buf[i - 2] == '\r' && i >= 3 && buf[i - 3] == '\n')))
+            return i;
+    }
+    return 0;
+}
+
+/* Makes pending[0, at) a segment; the rest stays pending. */
+static bool df__cut(df__run *run, df__pending *p, size_t at, bool last)
+{
+    df__segment s;
+    memset(&s, 0, sizeof s);
+    s.data = malloc(at ? at : 1);
+    if (!s.data) return false;
+    memcpy(s.data, p->buf, at);
+    s.len = at;
+    s.last = last;
+    s.first_line = p->line;
+    s.offset = p->offset;
+    if (!last) memcpy(s.next, p->buf + at, 2);
+    p->line += df__newlines(p->buf, at);
+    p->offset += at;
+    memmove(p->buf, p->buf + at, p->len - at);
+    p->len -= at;
+    df__dispatch(run, s);
+    return true;
 }
 
 /* Reads first[0, nfirst) and then the rest of the source on this thread with r, the sink
@@ -179,6 +276,10 @@ static df_status df__serial(df_pgn_source *src, const df_pgn_sinks *sinks, df_pg
     if (!sink) return DF_ERR_IO;
     df_pgn_visitor v = sinks->visitor;
     v.ctx = sink;
+    /* Each sink's games count from 0, as in a segment; before: the reader's games in the
+     * sinks already delivered. */
+    const uint64_t base = totals->games;
+    uint64_t before = 0;
     df_status status = nfirst ? df_pgn_feed(r, first, nfirst, &v) : DF_OK;
     while (status == DF_OK) {
         const long n = df_pgn_source_read(src, block, DF__BLOCK);
@@ -190,47 +291,26 @@ static df_status df__serial(df_pgn_source *src, const df_pgn_sinks *sinks, df_pg
         }
         if ((status = df_pgn_feed(r, block, (size_t)n, &v)) != DF_OK) break;
         if (df_pgn_reader_between_games(r)) {
-            if (sinks->deliver(sinks->ctx, sink)) status = DF_ERR_INTERRUPTED;
+            if (sinks->deliver(sinks->ctx, sink, base + before)) status = DF_ERR_INTERRUPTED;
             sinks->drop(sinks->ctx, sink);
-            if (status != DF_OK || !(sink = sinks->open(sinks->ctx)))
-                return status ? status : DF_ERR_IO;
+            before = df_pgn_reader_stats(r).games;
+            df__pgn_set_next_game(r, 0);
+            if (status != DF_OK || !(sink = sinks->open(sinks->ctx))) {
+                sink = NULL;
+                if (status == DF_OK) status = DF_ERR_IO;
+                break;
+            }
             v.ctx = sink;
         }
     }
-    if (sinks->deliver(sinks->ctx, sink) && status == DF_OK) status = DF_ERR_INTERRUPTED;
-    sinks->drop(sinks->ctx, sink);
+    if (sink) {
+        if (sinks->deliver(sinks->ctx, sink, base + before) && status == DF_OK)
+            status = DF_ERR_INTERRUPTED;
+        sinks->drop(sinks->ctx, sink);
+    }
     const df_pgn_stats s = df_pgn_reader_stats(r);
     df__add(totals, &s);
     return status;
-}
-
-static bool df__reserve(df__pending *p, size_t more)
-{
-    if (p->len + more <= p->cap) return true;
-    size_t cap = p->cap ? p->cap : DF__BLOCK;
-    while (cap < p->len + more) cap *= 2;
-    char *grown = realloc(p->buf, cap);
-    if (!grown) return false;
-    p->buf = grown;
-    p->cap = cap;
-    return true;
-}
-
-/* Cuts pending at its last game end into a segment (the rest stays pending). */
-static bool df__cut(df__run *run, df__pending *p, bool last)
-{
-    const size_t at = last ? p->len : (size_t)(p->cut_offset - p->offset);
-    char *data = malloc(at ? at : 1);
-    if (!data) return false;
-    memcpy(data, p->buf, at);
-    df__dispatch(run, data, at, p->game, p->line, p->offset, last);
-    memmove(p->buf, p->buf + at, p->len - at);
-    p->len -= at;
-    p->offset += at;
-    p->line = p->cut_line;
-    p->game = p->cut_game;
-    p->have_cut = false;
-    return true;
 }
 
 df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned threads,
@@ -240,20 +320,20 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned thre
     if (threads == 0) threads = df_hardware_threads();
     if (threads > 256) threads = 256;
     char *block = malloc(DF__BLOCK);
-    df_pgn_stats totals = {0, 0, 0, 0, 0};
-    df_status status = DF_OK;
     if (!block) return DF_ERR_IO;
+    df__run run;
+    memset(&run, 0, sizeof run);
+    df_status status = DF_OK;
     if (threads == 1) {
         df_pgn_reader *r = df_pgn_reader_new();
-        status = r ? df__serial(src, sinks, r, NULL, 0, block, &totals) : DF_ERR_IO;
+        if (r) df_pgn_reader_reset(r, flags, 0, 1, 0);
+        status = r ? df__serial(src, sinks, r, NULL, 0, block, &run.totals) : DF_ERR_IO;
         df_pgn_reader_free(r);
         free(block);
-        if (stats) *stats = totals;
+        if (stats) *stats = run.totals;
         return status;
     }
 
-    df__run run;
-    memset(&run, 0, sizeof run);
     df__pool *pool = &run.pool;
     pthread_mutex_init(&pool->lock, NULL);
     pthread_cond_init(&pool->changed, NULL);
@@ -262,46 +342,41 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned thre
     pool->flags = flags;
     pool->sinks = sinks;
     run.tid = calloc(threads, sizeof *run.tid);
-    df_pgn_reader *lexer = df_pgn_reader_new();
-    df__pending pending = {NULL, 0, 0, 0, 1, 0, false, 0, 0, 0, false};
-    if (!pool->ring || !run.tid || !lexer) run.status = DF_ERR_IO;
+    run.again = df_pgn_reader_new();
+    df__pending pending = {NULL, 0, 0, 0, 1};
+    if (!pool->ring || !run.tid || !run.again) run.status = DF_ERR_IO;
     for (unsigned t = 0; run.status == DF_OK && t < threads; t++)
         if (pthread_create(&run.tid[t], NULL, df__worker, pool) == 0) run.started++;
     if (run.status == DF_OK && run.started == 0) run.status = DF_ERR_IO;
-    df_pgn_reader_reset(lexer, flags | DF_PGN_LEX_ONLY, 0, 1, 0);
-    const df_pgn_visitor lex = {NULL, NULL, df__lexed_end, &pending};
-    bool eof = false;
-    while (run.status == DF_OK && !eof) {
+    size_t searched = 0; /* pending[0, searched) holds no cut */
+    while (run.status == DF_OK) {
         const long n = df_pgn_source_read(src, block, DF__BLOCK);
         if (n <= 0) {
-            eof = true;
             if (n < 0) status = DF_ERR_IO;
-            df_pgn_finish(lexer, &lex);
-            df__cut(&run, &pending, true);
+            df__cut(&run, &pending, pending.len, true);
             break;
         }
-        if (!df__reserve(&pending, (size_t)n)) {
+        if (!df__append(&pending, block, (size_t)n)) {
             run.status = DF_ERR_IO;
             break;
         }
-        memcpy(pending.buf + pending.len, block, (size_t)n);
-        pending.len += (size_t)n;
-        df_pgn_feed(lexer, block, (size_t)n, &lex);
-        if (pending.have_cut && pending.len >= DF__SEGMENT) {
-            if (!df__cut(&run, &pending, false)) run.status = DF_ERR_IO;
-        } else if (!pending.have_cut && pending.len >= DF__HUGE) {
+        if (pending.len < DF__SEGMENT) continue;
+        const size_t at = df__find_cut(pending.buf, pending.len, searched);
+        if (at) {
+            if (!df__cut(&run, &pending, at, false)) run.status = DF_ERR_IO;
+            searched = 0;
+        } else if (pending.len >= DF__HUGE) {
             /* One game outgrew a segment: the earlier segments are delivered, then this thread
              * reads the rest, starting with that game. */
             while (df__deliver_oldest(&run, true)) {
             }
-            df_pgn_reader *r = df_pgn_reader_new();
-            if (run.status == DF_OK) {
-                df_pgn_reader_reset(r, flags, pending.game, pending.line, pending.offset);
-                status = r ? df__serial(src, sinks, r, pending.buf, pending.len, block, &run.totals)
-                           : DF_ERR_IO;
-            }
-            df_pgn_reader_free(r);
+            if (run.status != DF_OK) break;
+            df_pgn_reader_reset(run.again, flags, 0, pending.line, pending.offset);
+            status =
+                df__serial(src, sinks, run.again, pending.buf, pending.len, block, &run.totals);
             break;
+        } else {
+            searched = pending.len > 2 ? pending.len - 2 : 0;
         }
     }
     while (df__deliver_oldest(&run, true)) {
@@ -317,7 +392,7 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned thre
     free(run.tid);
     free(pending.buf);
     free(block);
-    df_pgn_reader_free(lexer);
+    df_pgn_reader_free(run.again);
     if (stats) *stats = run.totals;
     return run.status != DF_OK ? run.status : status;
 }

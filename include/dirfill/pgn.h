@@ -192,27 +192,33 @@ DF_API void df_pgn_source_close(df_pgn_source *s);
 
 /** Where a threaded read puts its results: each run of games goes to a sink of its own,
  *  filled by a worker thread through the visitor (whose ctx is the sink), then handed to
- *  deliver on the calling thread in input order, then to drop. */
+ *  deliver on the calling thread in input order, then to drop. In the visitor's callbacks
+ *  g->index counts the games of the sink from 0; deliver says which game of the whole input
+ *  the sink's first one is. Lines and byte offsets are those of the whole input. */
 typedef struct df_pgn_sinks {
     /** A new, empty sink (called on any thread; NULL: out of memory). */
     void *(*open)(void *ctx);
     /** The callbacks a worker makes for the games of a sink; their ctx is the sink. */
     df_pgn_visitor visitor;
-    /** The calling thread, in input order: the sink's games are complete. Nonzero stops the
-     *  read (df_pgn_read_threaded returns DF_ERR_INTERRUPTED). */
-    int (*deliver)(void *ctx, void *sink);
+    /** The calling thread, in input order: the sink's games are complete; the first of them
+     *  is game first_game of the input. Nonzero stops the read (df_pgn_read_threaded returns
+     *  DF_ERR_INTERRUPTED). */
+    int (*deliver)(void *ctx, void *sink, uint64_t first_game);
     /** Frees a sink (delivered or not). */
     void (*drop)(void *ctx, void *sink);
     void *ctx; /**< handed to open, deliver and drop */
 } df_pgn_sinks;
 
-/** Reads all of src on threads (0: one per CPU; 1: the calling thread alone): the calling
- *  thread reads and finds the games' boundaries (DF_PGN_LEX_ONLY), workers replay runs of
- *  whole games, and the sinks are delivered in input order, so the result equals a single
- *  reader's. Memory stays bounded: at most a few megabytes of input and the sinks of a few
- *  runs per thread are held at once (a single game larger than that is read on the calling
- *  thread). *stats (may be NULL) gets the totals. Returns DF_OK, DF_ERR_IO (src failed; its
- *  games so far were delivered) or DF_ERR_INTERRUPTED (deliver or a callback stopped it). */
+/** Reads all of src on threads (0: one per CPU; 1: the calling thread alone) with results equal
+ *  to a single reader's. The calling thread reads blocks and cuts them where a line that
+ *  follows a blank line starts with a tag; each worker reads its run of games with a reader of
+ *  its own and checks that the cut was between games (the recovery rule of this file makes a
+ *  tag at a line start begin a game anywhere outside a tag section); a run cut in a wrong
+ *  place is read again with the next one on the calling thread. Sinks are delivered in input
+ *  order. Memory stays bounded: a few megabytes of input and the sinks of a few runs per
+ *  thread at once (an input whose game outgrows a run is read on the calling thread from that
+ *  game on). *stats (may be NULL) gets the totals. Returns DF_OK, DF_ERR_IO (src failed; the
+ *  games before were delivered) or DF_ERR_INTERRUPTED (deliver or a callback stopped it). */
 DF_API df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned threads,
                                       const df_pgn_sinks *sinks, df_pgn_stats *stats);
 
