@@ -511,7 +511,7 @@ static void recover(df_pgn_reader *r, const df_pgn_visitor *v, const char *what,
 static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_visitor *v)
 {
     while (p < end && !r->stopped) {
-        const bool line_start = r->line_start;
+        bool line_start = r->line_start;
         char c = *p;
         switch (r->state) {
         case ST_OUT:
@@ -669,7 +669,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 /* Comment text up to '}', '[' or a newline, fast. */
                 const char *q = p;
                 while (q < end && *q != '}' && *q != '[' && *q != '\n') q++;
-                if (q > p) r->line_start = false;
+                if (q > p) r->line_start = line_start = false;
                 p = q;
                 if (p == end) continue;
                 c = *p;

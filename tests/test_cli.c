@@ -13,6 +13,9 @@
 #include "dft.h"
 #include "json_check.h"
 
+#include <zlib.h>
+#include <zstd.h>
+
 typedef struct {
     int status;
     char *out, *err;
@@ -437,8 +440,9 @@ static void test_perft(void **state)
     assert_int_equal(1, r.status);
     done(&r);
     /* Every depth up to the library's maximum: a published entry has one legal move a ply. */
-    r = run(ARGS("perft", "--depth", "32", "--fen", "2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - -"),
-            "", 0, NULL);
+    r = run(
+        ARGS("perft", "--depth", "32", "--fen", "2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - -"),
+        "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_string_equal("1\n", r.out);
     done(&r);
@@ -577,14 +581,16 @@ static void test_perft_epd(void **state)
     close(fd);
     r = run(ARGS("perft", "--epd", path), "", 0, NULL);
     assert_int_equal(1, r.status);
-    assert_non_null(strstr(r.out, "depth 100 is beyond the maximum depth 64 (the other depths match)"));
+    assert_non_null(
+        strstr(r.out, "depth 100 is beyond the maximum depth 64 (the other depths match)"));
     assert_non_null(strstr(r.out, "depth 1 expected 18446744073709551615 counted 1"));
     assert_non_null(strstr(r.out, "FAIL line 3: expected ;D<depth> <nodes> with nodes a whole"));
     assert_non_null(strstr(r.out, "3 positions: 0 ok, 3 failed, 0 not checked"));
     done(&r);
     r = run(ARGS("perft", "--json", "--epd", path), "", 0, NULL);
-    assert_non_null(strstr(r.out, "{\"depth\": 32, \"expected\": 1, \"nodes\": 1}, {\"depth\": 100, "
-                              "\"expected\": 1, \"error\": \"beyond the maximum depth 64\"}"));
+    assert_non_null(strstr(r.out,
+                           "{\"depth\": 32, \"expected\": 1, \"nodes\": 1}, {\"depth\": 100, "
+                           "\"expected\": 1, \"error\": \"beyond the maximum depth 64\"}"));
     done(&r);
     fd = open(path, O_WRONLY | O_TRUNC);
     const char shallow[] = DF_FEN_START " ;D5 4865609\n";
@@ -740,6 +746,141 @@ static void test_bench_smoke(void **state)
     done(&r);
 }
 
+/* dirfill pgn: the contract's objects, numbering across files, errors and skipped games, the
+ * summary, compressed files, positions, threads giving the same output, bad usage. */
+static void write_path(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(len, fwrite(data, 1, len, f));
+    fclose(f);
+}
+
+static void test_pgn(void **state)
+{
+    (void)state;
+    static const char games[] =
+        "[Event \"One\"]\n[White \"M\u00fcller \\\"A\\\"\"]\n[Result \"1-0\"]\n\n"
+        "1. e4 { [%eval 0.31] [%clk 0:03:00] } e5 {[%eval #-2]} 2. Nf3 (2. f4) Nc6 1-0\n\n"
+        "[Event \"Two\"]\n\n1. e4 e5 2. Ke3 *\n\n"
+        "[Event \"Three\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 *\n\n"
+        "[Event \"Four\"]\n[Variant \"Chess960\"]\n"
+        "[FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]\n\n1. O-O 0-1\n";
+    char a[] = "/tmp/dirfill-cli-pgn-a-XXXXXX", b[] = "/tmp/dirfill-cli-pgn-b-XXXXXX";
+    close(mkstemp(a));
+    close(mkstemp(b));
+    write_path(a, games, sizeof games - 1);
+    write_path(b, games, sizeof games - 1);
+    result r = run(ARGS("pgn", "--json", a), "", 0, NULL);
+    assert_int_equal(1, r.status); /* a game had an error */
+    int lines = 0;
+    for (char *save, *line = strtok_r(r.out, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        const size_t len = strlen(line);
+        assert_true(json_valid(line, len));
+        size_t n;
+        const char *game = json_find(line, len, "game", &n);
+        assert_non_null(game);
+        assert_int_equal(lines, strtol(game, NULL, 10));
+        assert_null(json_find(line, len, "file", &n)); /* one file: no "file" */
+        if (lines == 0) {
+            static const char *const keys[] = {"headers", "start", "uci",    "san",
+                                               "eval",    "clock", "result", "end"};
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                assert_non_null(json_find(line, len, keys[k], &n));
+            assert_non_null(strstr(line, "\"uci\": [\"e2e4\", \"e7e5\", \"g1f3\", \"b8c6\"]"));
+            assert_non_null(strstr(line, "\"san\": [\"e4\", \"e5\", \"Nf3\", \"Nc6\"]"));
+            assert_non_null(strstr(line, "\"eval\": [0.31, \"#-2\", null, null]"));
+            assert_non_null(strstr(line, "\"clock\": [180, null, null, null]"));
+            assert_non_null(strstr(line, "\"White\": \"M\u00fcller \\\"A\\\"\""));
+            assert_non_null(strstr(line, "\"result\": \"1-0\""));
+        }
+        if (lines == 1) {
+            assert_non_null(strstr(line, "\"error\": \"ply 3 \\\"Ke3\\\": illegal move\""));
+            assert_non_null(strstr(line, "\"line\": 9"));
+            assert_non_null(json_find(line, len, "headers", &n));
+        }
+        if (lines == 2) assert_non_null(strstr(line, "\"skipped\": \"variant Crazyhouse\""));
+        if (lines == 3) {
+            assert_non_null(strstr(line, "\"uci\": [\"e1g1\"]")); /* king takes rook in 960 */
+            assert_non_null(strstr(
+                line, "\"start\": \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\""));
+            assert_null(json_find(line, len, "eval", &n)); /* no move has one */
+        }
+        lines++;
+    }
+    assert_int_equal(4, lines);
+    done(&r);
+    /* Two files: numbering goes on, each object names its file; threads change nothing. */
+    r = run(ARGS("pgn", "--json", "--threads", "1", a, b), "", 0, NULL);
+    assert_non_null(strstr(r.out, "{\"game\": 4, \"file\": "));
+    assert_non_null(strstr(r.out, b));
+    result r2 = run(ARGS("pgn", "--json", "--threads", "3", a, b), "", 0, NULL);
+    assert_string_equal(r.out, r2.out);
+    done(&r2);
+    done(&r);
+    /* Positions: one object per position before each move, only for games without errors. */
+    r = run(ARGS("pgn", "--json", "--positions", a), "", 0, NULL);
+    assert_non_null(strstr(r.out, "{\"game\": 0, \"ply\": 0, \"fen\": \"rnbqkbnr/pppppppp/8/8/8/8/"
+                                  "PPPPPPPP/RNBQKBNR w KQkq - 0 1\", \"uci\": \"e2e4\", \"san\": "
+                                  "\"e4\", \"result\": \"1-0\", \"eval\": 0.31, \"clock\": 180}"));
+    assert_non_null(strstr(r.out, "{\"game\": 0, \"ply\": 3, "));
+    assert_null(strstr(r.out, "\"game\": 1, \"ply\""));
+    assert_non_null(strstr(r.out, "{\"game\": 1, \"error\""));
+    done(&r);
+    /* The summary for people; standard input; compressed files. */
+    r = run(ARGS("pgn", a), "", 0, NULL);
+    assert_non_null(strstr(r.out, ": 4 games, 5 positions, 1 errors, 1 skipped,"));
+    assert_non_null(strstr(r.out, "MB/s\n"));
+    done(&r);
+    r = run(ARGS("pgn", "--json"), games, sizeof games - 1, NULL);
+    assert_int_equal(1, r.status);
+    assert_non_null(strstr(r.out, "{\"game\": 3, "));
+    done(&r);
+    char zst[64], gz[64];
+    snprintf(zst, sizeof zst, "%s.pgn.zst", a);
+    snprintf(gz, sizeof gz, "%s.pgn.gz", a);
+    char packed[1024];
+    const size_t zn = ZSTD_compress(packed, sizeof packed, games, sizeof games - 1, 3);
+    write_path(zst, packed, zn);
+    gzFile g = gzopen(gz, "wb");
+    gzwrite(g, games, sizeof games - 1);
+    gzclose(g);
+    r = run(ARGS("pgn", "--json", a), "", 0, NULL);
+    for (int k = 0; k < 2; k++) {
+        r2 = run(ARGS("pgn", "--json", k ? gz : zst), "", 0, NULL);
+        assert_string_equal(r.out, r2.out);
+        done(&r2);
+    }
+    done(&r);
+    /* A truncated .zst: an error on stderr and exit 1, the games before it still written. */
+    write_path(zst, packed, zn - 20);
+    r = run(ARGS("pgn", "--json", zst), "", 0, NULL);
+    assert_int_equal(1, r.status);
+    assert_non_null(strstr(r.err, "truncated zstd"));
+    done(&r);
+    /* Bad usage and missing files. */
+    r = run(ARGS("pgn", "--positions", a), "", 0, NULL);
+    assert_int_equal(2, r.status);
+    done(&r);
+    r = run(ARGS("pgn", "--threads", "x", a), "", 0, NULL);
+    assert_int_equal(2, r.status);
+    done(&r);
+    r = run(ARGS("pgn", "/nonexistent/file.pgn"), "", 0, NULL);
+    assert_int_equal(1, r.status);
+    assert_non_null(strstr(r.err, "cannot open /nonexistent/file.pgn"));
+    done(&r);
+    const run_setup full = {NULL, NULL, "/dev/full", 0, -1};
+    r = run_with(ARGS("pgn", "--json", a), "", 0, &full);
+    assert_int_equal(1, r.status);
+    assert_non_null(strstr(r.err, "cannot write"));
+    done(&r);
+    unlink(a);
+    unlink(b);
+    unlink(zst);
+    unlink(gz);
+}
+
 int main(void)
 {
     dft_setup_backend();
@@ -751,7 +892,7 @@ int main(void)
         cmocka_unit_test(test_bench_smoke),           cmocka_unit_test(test_moves),
         cmocka_unit_test(test_perft_positions),       cmocka_unit_test(test_perft_epd),
         cmocka_unit_test(test_output_errors),         cmocka_unit_test(test_long_line),
-        cmocka_unit_test(test_strict_options),
+        cmocka_unit_test(test_strict_options),        cmocka_unit_test(test_pgn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
