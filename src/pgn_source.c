@@ -108,6 +108,7 @@ static long fail(df_pgn_source *s, const char *what)
     return -1;
 }
 
+#if defined(DF_HAVE_ZSTD) || defined(DF_HAVE_ZLIB)
 /* More compressed input; false at the end of the file (or on an error, s->failed). */
 static bool refill(df_pgn_source *s)
 {
@@ -121,6 +122,7 @@ static bool refill(df_pgn_source *s)
     }
     return s->len > 0;
 }
+#endif
 
 long df_pgn_source_read(df_pgn_source *s, char *buf, size_t size)
 {
