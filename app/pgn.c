@@ -110,7 +110,7 @@ typedef struct {
     char uci[DF_UCI_MAX], san[DF_SAN_MAX];
     df_pgn_eval_kind eval_kind;
     int32_t mate;
-    float pawns;
+    double pawns;
     bool has_clock;
     double clock;
     char fen[DF_FEN_MAX]; /* --positions: the position before the move */
@@ -229,7 +229,7 @@ static void put_eval(buffer *b, const ply_record *r)
     if (r->eval_kind == DF_PGN_EVAL_MATE)
         putf(b, "\"#%d\"", r->mate);
     else if (r->eval_kind == DF_PGN_EVAL_PAWNS)
-        putf(b, "%.2f", (double)r->pawns);
+        putf(b, "%.15g", r->pawns);
     else
         puts_(b, "null");
 }

@@ -298,7 +298,7 @@ static void comment_command(df_pgn_reader *r)
             }
         } else if (df__decimal(&c, end, &value) && (c == end || *c == ',' || *c == ' ')) {
             p->eval_kind = DF_PGN_EVAL_PAWNS;
-            p->pawns = (float)value;
+            p->pawns = value;
         }
     } else if (r->cmd_len > 4 && !memcmp(c, "clk ", 4)) {
         c += 4;

@@ -17,12 +17,14 @@
 #include <zlib.h>
 #endif
 
-typedef enum { DF__PLAIN, DF__ZSTD, DF__GZIP } df__codec;
+typedef enum { DF__PLAIN, DF__ZSTD, DF__GZIP, DF__FUNCTION } df__codec;
 
 /* Compressed bytes read from the file at a time. */
 enum { DF__INPUT = 1 << 17 };
 
 struct df_pgn_source {
+    long (*function)(void *ctx, char *buf, size_t size); /* DF__FUNCTION */
+    void *function_ctx;
     FILE *file;
     bool owned; /* not standard input */
     df__codec codec;
@@ -124,10 +126,29 @@ static bool refill(df_pgn_source *s)
 }
 #endif
 
+df_pgn_source *df_pgn_source_from_function(long (*read)(void *ctx, char *buf, size_t size),
+                                           void *ctx)
+{
+    if (!read) return NULL;
+    df_pgn_source *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->codec = DF__FUNCTION;
+    s->function = read;
+    s->function_ctx = ctx;
+    return s;
+}
+
 long df_pgn_source_read(df_pgn_source *s, char *buf, size_t size)
 {
     if (s->failed) return -1;
     if (s->ended || size == 0) return 0;
+    if (s->codec == DF__FUNCTION) {
+        const long n = s->function(s->function_ctx, buf, size);
+        if (n < 0) return fail(s, "the input function failed");
+        if (n == 0) s->ended = true;
+        s->consumed += (uint64_t)n;
+        return n;
+    }
     if (s->codec == DF__PLAIN) {
         const size_t n = fread(buf, 1, size, s->file);
         s->consumed += n;

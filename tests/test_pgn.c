@@ -601,7 +601,7 @@ static void test_evals_and_clocks(void **state)
     assert_false(l.plies[1].has_clock);
     assert_true(l.plies[2].has_clock && l.plies[2].clock == 3723.5);
     assert_int_equal(DF_PGN_EVAL_NONE, l.plies[2].eval_kind); /* 9.9 was the variation's */
-    assert_true(l.plies[3].pawns == -1.25f);
+    assert_true(l.plies[3].pawns == -1.25);
     assert_int_equal(DF_PGN_EVAL_NONE, l.plies[4].eval_kind); /* junk is no evaluation */
     assert_false(l.plies[4].has_clock);
 }

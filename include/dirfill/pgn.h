@@ -87,7 +87,7 @@ typedef struct df_pgn_ply {
     uint32_t san_len;       /**< its bytes */
     df_pgn_eval_kind eval_kind; /**< whether an evaluation follows the move */
     int32_t mate;           /**< with DF_PGN_EVAL_MATE: moves to mate, negative when Black mates */
-    float pawns;            /**< with DF_PGN_EVAL_PAWNS: the evaluation in pawns, White's view */
+    double pawns;           /**< with DF_PGN_EVAL_PAWNS: the evaluation in pawns, White's view */
     bool has_clock;         /**< whether a [%clk] follows the move */
     double clock;           /**< with has_clock: the mover's clock in seconds */
     uint64_t line;          /**< 1-based line of the move's token */
@@ -177,6 +177,11 @@ typedef struct df_pgn_source df_pgn_source;
  *  opened (errno kept); DF_ERR_UNSUPPORTED when it is compressed in a format this build lacks
  *  (built without libzstd or zlib). */
 DF_API df_status df_pgn_source_open(df_pgn_source **out, const char *path);
+/** An input read through a function: read(ctx, buf, size) fills buf with up to size bytes and
+ *  returns how many, 0 at the end, or -1 for an error (plain text: no decompression). For
+ *  memory, a Python file object, a range of a file. NULL when out of memory. */
+DF_API df_pgn_source *df_pgn_source_from_function(long (*read)(void *ctx, char *buf, size_t size),
+                                                  void *ctx);
 /** Up to size bytes of the (decompressed) input into buf: the number read, 0 at the end, or -1
  *  for an error: a read error, a corrupt or truncated compressed stream (see
  *  df_pgn_source_error). */

@@ -20,7 +20,7 @@ import numpy as _np
 
 from . import _dirfill
 from ._dirfill import (PERFT_MAX_DEPTH, Board, Outcome, analyze, backend, backends, legal_moves,
-                       perft, push, select_backend, svg)
+                       perft, pgn_split, push, select_backend, svg)
 
 __version__ = _dirfill.__version__
 
@@ -42,7 +42,8 @@ globals().update({name.upper(): i for i, name in enumerate(SQUARE_NAMES)})
 __all__ = ["PLANES", "PERFT_MAX_DEPTH", "Board", "Outcome", "analyze", "attack_planes",
            "attack_planes_from_bitboards", "backend", "backends", "legal_moves", "perft", "push",
            "select_backend", "svg", "WHITE", "BLACK", "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN",
-           "KING", "SQUARE_NAMES"]
+           "KING", "SQUARE_NAMES", "Game", "read_pgn", "pgn_positions", "pgn_split",
+           "RESULT_UNKNOWN"]
 
 _status, _value = _dirfill._backend_env()
 if _status != "ok":
@@ -108,3 +109,74 @@ def attack_planes_from_bitboards(pieces, stm, threads=0, errors="raise", *, cast
                          "side, a pawn on the first or last rank, or a castling right or "
                          "en-passant square it cannot have" % int(_np.argmin(ok)))
     return planes
+
+
+#: pgn_positions' result for a game with no result ("*").
+RESULT_UNKNOWN = -128
+
+
+class Game:
+    """One game of a PGN file, as read_pgn gives it.
+
+    ``index`` (0-based, over the input), ``headers`` (a dict of the tag pairs, escapes undone),
+    ``start`` and ``end`` (FENs), ``result`` ("1-0", "0-1", "1/2-1/2" or "*"), the main line's
+    ``uci`` and ``san`` (lists, as the library writes them; null moves "0000" and "--"),
+    ``eval`` (per ply: pawns from White's view, "#N" / "#-N" for a mate, None where the move's
+    comment has no [%eval]) and ``clock`` (per ply, seconds, or None). A game that could not be
+    read has ``error`` (the message, naming the ply and the token) and ``error_line``; a game
+    of another variant has ``skipped``; the move lists of both are None.
+    """
+    __slots__ = ("index", "headers", "start", "result", "uci", "san", "eval", "clock", "end",
+                 "error", "error_line", "skipped")
+
+    def __repr__(self):
+        what = ("error %r" % self.error if self.error else "skipped %r" % self.skipped
+                if self.skipped else "%d plies, %s" % (len(self.uci), self.result))
+        return "<dirfill.Game %d: %s>" % (self.index, what)
+
+
+def read_pgn(source, *, chess960=False):
+    """The games of a PGN source one by one, as dirfill.Game objects.
+
+    ``source``: a path (a name ending in .zst or .gz is decompressed as it is read), bytes, or
+    a binary file object. Every move of each game's main line is read as SAN, checked and
+    played by the C library; a game with an error is given with ``error`` set and the reading
+    goes on. ``chess960``: every game is Chess960 (a game's Variant tag can also say so).
+    """
+    for (index, headers, start, result, uci, san, evals, clock, end, error, error_line,
+         skipped) in _dirfill._pgn_games(source, chess960=chess960):
+        g = Game.__new__(Game)
+        g.index, g.headers, g.start, g.result = index, dict(headers), start, result
+        g.uci, g.san, g.eval, g.clock, g.end = uci, san, evals, clock, end
+        g.error, g.error_line, g.skipped = error, error_line if error else None, skipped
+        yield g
+
+
+def pgn_positions(source, *, threads=0, chess960=False, uci=False, byte_range=None,
+                  first_game=0):
+    """Every position before each move of every good game of a PGN source, as numpy columns.
+
+    Read by the C library on ``threads`` threads (0: every CPU) with the GIL released. Returns
+    a dict of arrays, one row per position:
+
+    - ``pieces`` (n, 12) uint64: the bitboards in the order attack_planes_from_bitboards takes
+      (white P N B R Q K, then black); ``stm`` bool (True: black to move); ``castling`` uint64
+      (the rooks that may still castle, python-chess's castling_rights); ``ep`` int8 (the
+      en-passant square, -1 for none); ``halfmove``, ``fullmove`` uint32;
+    - ``game`` int64 (the game's index in the input, plus first_game), ``ply`` uint32,
+      ``move`` uint16 (the library's 16-bit move), ``uci`` (with uci=True: bytes, 'S6');
+    - ``result`` int8: the game's result from the side to move's view, +1 won, 0 drawn, -1
+      lost, RESULT_UNKNOWN (-128) for "*";
+    - ``eval`` float32: the [%eval] of the move's comment in pawns from the side to move's
+      view, NaN where there is none; a mate in N for the side to move is 1000 - N, against it
+      -(1000 - N); ``clock`` float32: the [%clk] in seconds, NaN where there is none;
+
+    and ``headers`` (a dict: game index -> dict of its tags), ``errors`` (a list of (game,
+    message, line) of the games that could not be read: they give no rows) and ``skipped``
+    (a list of (game, reason): games of other variants). The planes of the rows:
+    ``attack_planes_from_bitboards(p["pieces"], p["stm"], castling=p["castling"], ep=p["ep"])``.
+    ``byte_range=(start, end)`` reads that part of a plain file (pgn_split gives such parts;
+    give its first_game too).
+    """
+    return _dirfill._pgn_positions(source, threads=threads, chess960=chess960, uci=uci,
+                                   byte_range=byte_range, first_game=first_game)

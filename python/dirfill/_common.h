@@ -57,6 +57,8 @@ int dfpy_board_of(PyObject *o, df_board *out);
 
 /* The types and functions of the other files, added to the module by PyInit__dirfill. */
 int dfpy_add_board(PyObject *module);
+int dfpy_add_pgn(PyObject *module);
 extern PyMethodDef dfpy_planes_methods[];
+extern PyMethodDef dfpy_pgn_methods[];
 
 #endif
