@@ -18,12 +18,12 @@ enum { BLOCK = 1 << 20 };
 /* What a source reads from, and what must live while it does. */
 typedef struct {
     df_pgn_source *source;
-    Py_buffer view;   /* bytes-like data */
+    Py_buffer view; /* bytes-like data */
     bool have_view;
-    size_t at;        /* read position in view */
-    PyObject *file;   /* a file object (its read method is called with the GIL) */
+    size_t at;            /* read position in view */
+    PyObject *file;       /* a file object (its read method is called with the GIL) */
     PyThreadState **save; /* set while the GIL is released around a threaded read */
-    FILE *range_file; /* a byte range of a plain file */
+    FILE *range_file;     /* a byte range of a plain file */
     uint64_t range_left;
     bool failed;
 } py_source;
@@ -57,7 +57,8 @@ static long read_file_object(void *ctx, char *buf, size_t size)
         n = (long)PyBytes_GET_SIZE(data);
         memcpy(buf, PyBytes_AS_STRING(data), (size_t)n);
     } else if (data) {
-        PyErr_SetString(PyExc_TypeError, "the file must be opened in binary mode (read returns bytes)");
+        PyErr_SetString(PyExc_TypeError,
+                        "the file must be opened in binary mode (read returns bytes)");
     }
     Py_XDECREF(data);
     if (n < 0) s->failed = true; /* the exception stays set */
@@ -127,8 +128,9 @@ static int open_source(py_source *s, PyObject *obj, PyObject *range)
         s->file = obj;
         s->source = df_pgn_source_from_function(read_file_object, s);
     } else {
-        PyErr_Format(PyExc_TypeError, "source must be a path, bytes or a binary file object, not "
-                                      "%.100s",
+        PyErr_Format(PyExc_TypeError,
+                     "source must be a path, bytes or a binary file object, not "
+                     "%.100s",
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
@@ -165,9 +167,9 @@ static PyObject *headers_list(const df_pgn_game *g)
         if (!pair) {
             /* A value that is no UTF-8: its bytes as Latin-1, as old PGN files are written. */
             PyErr_Clear();
-            pair = Py_BuildValue("(NN)",
-                                 PyUnicode_DecodeLatin1(g->tags[i].name, g->tags[i].name_len, NULL),
-                                 PyUnicode_DecodeLatin1(g->tags[i].value, g->tags[i].value_len, NULL));
+            pair = Py_BuildValue(
+                "(NN)", PyUnicode_DecodeLatin1(g->tags[i].name, g->tags[i].name_len, NULL),
+                PyUnicode_DecodeLatin1(g->tags[i].value, g->tags[i].value_len, NULL));
         }
         if (!pair)
             Py_CLEAR(list);
@@ -180,8 +182,7 @@ static PyObject *headers_list(const df_pgn_game *g)
 /* ---- games one by one ---- */
 
 typedef struct {
-    PyObject_HEAD
-    df_pgn_reader *reader;
+    PyObject_HEAD df_pgn_reader *reader;
     py_source src;
     char *block;
     PyObject *queue; /* games read, not yet returned */
@@ -230,8 +231,8 @@ static void games_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
     if (append_new(self->uci, PyUnicode_FromString(uci)) < 0 ||
         append_new(self->san, PyUnicode_FromString(san)) < 0 ||
         append_new(self->eval, eval_object(p->eval_kind, p->mate, p->pawns)) < 0 ||
-        append_new(self->clock, p->has_clock ? PyFloat_FromDouble(p->clock)
-                                             : (Py_INCREF(Py_None), Py_None)) < 0)
+        append_new(self->clock,
+                   p->has_clock ? PyFloat_FromDouble(p->clock) : (Py_INCREF(Py_None), Py_None)) < 0)
         self->failed = true;
 }
 
@@ -277,7 +278,8 @@ static PyObject *Games_next(GamesObject *self)
             source_error(&self->src);
             return NULL;
         }
-        s = n ? df_pgn_feed(self->reader, self->block, (size_t)n, &v) : df_pgn_finish(self->reader, &v);
+        s = n ? df_pgn_feed(self->reader, self->block, (size_t)n, &v)
+              : df_pgn_finish(self->reader, &v);
         if (n == 0) self->finished = true;
         if (self->failed || s != DF_OK) {
             self->finished = true;
@@ -362,8 +364,9 @@ typedef struct {
 } columns;
 
 #define COLUMN_FIELDS(X)                                                                           \
-    X(pieces, 12) X(castling, 1) X(stm, 1) X(ep, 1) X(result, 1) X(halfmove, 1) X(fullmove, 1)     \
-    X(ply, 1) X(game, 1) X(move, 1) X(eval, 1) X(clock, 1)
+    X(pieces, 12)                                                                                  \
+    X(castling, 1) X(stm, 1) X(ep, 1) X(result, 1) X(halfmove, 1) X(fullmove, 1) X(ply, 1)         \
+        X(game, 1) X(move, 1) X(eval, 1) X(clock, 1)
 
 static bool columns_reserve(columns *c, size_t need)
 {
@@ -373,7 +376,7 @@ static bool columns_reserve(columns *c, size_t need)
 #define GROW(name, width)                                                                          \
     {                                                                                              \
         void *grown = realloc(c->name, cap * (width) * sizeof *c->name);                           \
-        if (!grown) return c->failed = true, false;                                                 \
+        if (!grown) return c->failed = true, false;                                                \
         c->name = grown;                                                                           \
     }
     COLUMN_FIELDS(GROW)
@@ -493,6 +496,7 @@ static void pos_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
         c->eval[i] = NAN;
     c->clock[i] = p->has_clock ? (float)p->clock : NAN;
     if (c->with_uci) {
+        memset(c->uci[i], 0, DF_UCI_MAX); /* numpy reads all six bytes */
         if (p->move == DF_MOVE_NONE)
             memcpy(c->uci[i], "0000", 5);
         else
@@ -559,8 +563,8 @@ static int pos_deliver(void *ctx, void *p, uint64_t first_game)
         memcpy(&game, s->text + at + 1, 8);
         memcpy(&la, s->text + at + 9, 4);
         memcpy(&lb, s->text + at + 13 + la, 4);
-        record(&run->all, s->text[at], base + game, s->text + at + 13, la,
-               s->text + at + 17 + la, lb);
+        record(&run->all, s->text[at], base + game, s->text + at + 13, la, s->text + at + 17 + la,
+               lb);
         at += 17 + la + lb;
     }
     if (run->all.failed) return 1;
@@ -688,14 +692,14 @@ static PyObject *pos_result(pos_run *run)
 static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw)
 {
     (void)unused;
-    static char *names[] = {"source", "threads", "chess960", "uci", "byte_range", "first_game",
-                            NULL};
+    static char *names[] = {"source",     "threads",    "chess960", "uci",
+                            "byte_range", "first_game", NULL};
     PyObject *source, *threads_arg = NULL, *range = NULL;
     int chess960 = 0, uci = 0;
     unsigned long long first_game = 0;
     unsigned threads;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OppOK", names, &source, &threads_arg,
-                                     &chess960, &uci, &range, &first_game) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OppOK", names, &source, &threads_arg, &chess960,
+                                     &uci, &range, &first_game) ||
         dfpy_threads(threads_arg, &threads) < 0)
         return NULL;
     py_source src;
@@ -706,8 +710,8 @@ static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw
     run.options.with_uci = uci;
     run.all.rows.with_uci = uci;
     run.first_game = first_game;
-    const df_pgn_sinks sinks = {pos_open, {pos_begin, pos_ply, pos_end, NULL}, pos_deliver,
-                                pos_drop, &run};
+    const df_pgn_sinks sinks = {
+        pos_open, {pos_begin, pos_ply, pos_end, NULL}, pos_deliver, pos_drop, &run};
     df_status s;
     df_pgn_stats stats;
     Py_BEGIN_ALLOW_THREADS

@@ -95,3 +95,45 @@ def test_dask_errors_are_one_line(tmp_path):
     failed = run(source, tmp_path / "out2", "--scheduler", "tcp://127.0.0.1:9", env=env)
     assert failed.returncode == 1 and len(failed.stderr.strip().splitlines()) == 1, failed.stderr
     assert "incomplete" in failed.stderr and not (tmp_path / "out2" / "manifest.json").exists()
+
+
+PGN_SCRIPT = os.path.join(ROOT, "examples", "dask_pgn.py")
+
+
+def test_dask_pgn(tmp_path):
+    """examples/dask_pgn.py with two local workers equals pgn_positions on the same inputs."""
+    import gzip
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from test_pgn import BAD, TEXT  # games written by random play on dirfill.Board
+
+    plain, packed = tmp_path / "a.pgn", tmp_path / "b.pgn.gz"
+    plain.write_text(TEXT + BAD)
+    with gzip.open(packed, "wb") as f:
+        f.write(TEXT.encode())
+    out = tmp_path / "shards"
+    result = subprocess.run([sys.executable, PGN_SCRIPT, str(plain), str(packed), str(out),
+                             "--workers", "2", "--parts-per-file", "4"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    shards = [np.load(out / s["positions"]) for s in manifest["shards"]]
+    planes = np.concatenate([np.load(out / s["planes"]) for s in manifest["shards"]])
+    want = [dirfill.pgn_positions(plain), dirfill.pgn_positions(packed)]
+    for key in ("pieces", "game", "ply", "move", "eval"):
+        got = np.concatenate([s[key] for s in shards])
+        assert np.array_equal(got, np.concatenate([w[key] for w in want]), equal_nan=key == "eval")
+    files = np.concatenate([s["input"] for s in shards])
+    assert (files == 0).sum() == len(want[0]["pieces"]) and (files == 1).sum() == len(want[1]["pieces"])
+    fens_planes = dirfill.attack_planes_from_bitboards(
+        np.concatenate([w["pieces"] for w in want]), np.concatenate([w["stm"] for w in want]),
+        castling=np.concatenate([w["castling"] for w in want]),
+        ep=np.concatenate([w["ep"] for w in want]))
+    assert np.array_equal(planes, fens_planes)
+    listed = (out / "bad-games.tsv").read_text().splitlines()
+    assert listed[0] == "file\tgame\tmessage" and len(listed) == 3
+    assert 'ply 3 "Ke3": illegal move' in listed[1] and "variant Atomic" in listed[2]
+    assert manifest["bad_games"] == 1 and manifest["skipped_games"] == 1
+    again = subprocess.run([sys.executable, PGN_SCRIPT, str(plain), str(out)], capture_output=True,
+                           text=True, timeout=300)
+    assert again.returncode == 1 and "not empty" in again.stderr

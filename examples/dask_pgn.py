@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Positions and feature planes of PGN files on a Dask cluster, in shards, in input order.
+
+    examples/dask_pgn.py INPUT... OUTDIR [--workers N] [--scheduler ADDRESS]
+                                         [--parts-per-file P] [--overwrite]
+
+Each INPUT is a PGN file, plain or compressed (.zst, .gz). A plain file is split into P byte
+ranges at game boundaries (dirfill.pgn_split lexes it, fast); a compressed one is one
+partition. For partition i the worker that read it (dirfill.pgn_positions) writes:
+  OUTDIR/positions-00000.npz  the columns of pgn_positions (pieces, stm, castling, ep, halfmove,
+                              fullmove, game, ply, move, result, eval, clock) and `input`, the
+                              input's number in the manifest
+  OUTDIR/planes-00000.npy     uint8 (n, len(dirfill.PLANES), 8, 8), row for row
+The games that could not be read are counted and listed in OUTDIR/bad-games.tsv (file, game
+index in it, message), games of other variants in the same file. OUTDIR/manifest.json is
+written last: a directory without it holds an unfinished run. Files are written under
+temporary names and renamed when complete. OUTDIR must be empty or absent; --overwrite clears
+its files first.
+
+Without --scheduler a LocalCluster of N worker processes (default 2) runs here; with
+--scheduler tcp://host:8786 the same script runs on a cluster whose workers have dirfill
+installed and reach INPUT and OUTDIR on a shared filesystem.
+"""
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+
+def save(path, write):
+    """write(file) under a temporary name, renamed when whole."""
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        write(f)
+    os.replace(tmp, path)
+
+
+def partition(index, file_number, path, byte_range, first_game, outdir):
+    """One partition: (index, positions, [(file, game, message), ...])."""
+    import dirfill
+
+    p = dirfill.pgn_positions(path, threads=1, byte_range=byte_range, first_game=first_game)
+    planes = dirfill.attack_planes_from_bitboards(p["pieces"], p["stm"], castling=p["castling"],
+                                                  ep=p["ep"], threads=1)
+    columns = {k: v for k, v in p.items() if isinstance(v, np.ndarray)}
+    columns["input"] = np.full(len(p["pieces"]), file_number, dtype=np.int16)
+    save(os.path.join(outdir, "positions-%05d.npz" % index), lambda f: np.savez(f, **columns))
+    save(os.path.join(outdir, "planes-%05d.npy" % index), lambda f: np.save(f, planes))
+    bad = [(path, game, message) for game, message, _line in p["errors"]]
+    bad += [(path, game, reason) for game, reason in p["skipped"]]
+    return index, len(p["pieces"]), len(p["errors"]), len(p["skipped"]), sorted(bad)
+
+
+def prepare(outdir, overwrite):
+    """An empty OUTDIR, or a message why not."""
+    if os.path.exists(outdir) and not os.path.isdir(outdir):
+        return "%s is not a directory" % outdir
+    os.makedirs(outdir, exist_ok=True)
+    entries = os.listdir(outdir)
+    if entries and not overwrite:
+        return "%s is not empty (%d entries): give --overwrite to clear it" % (outdir, len(entries))
+    for name in entries:
+        if os.path.isdir(os.path.join(outdir, name)):
+            return "%s holds a directory, %s: not clearing it" % (outdir, name)
+    for name in entries:
+        os.remove(os.path.join(outdir, name))
+    return None
+
+
+def run(args):
+    import dask
+    from dask.distributed import Client, LocalCluster
+
+    import dirfill
+
+    outdir = os.path.abspath(args.outdir)
+    inputs = [os.path.abspath(p) for p in args.inputs]
+    parts = []  # (file number, path, byte range, first game)
+    for number, path in enumerate(inputs):
+        if path.endswith((".zst", ".gz")):
+            parts.append((number, path, None, 0))
+        else:
+            parts += [(number, path, (s, e), g) for s, e, g in dirfill.pgn_split(path, args.parts_per_file)]
+    if args.scheduler:
+        client = Client(args.scheduler)
+    else:
+        client = Client(LocalCluster(n_workers=args.workers, threads_per_worker=1,
+                                     processes=True, dashboard_address=None))
+    with client:
+        tasks = [dask.delayed(partition)(i, number, path, byte_range, first_game, outdir)
+                 for i, (number, path, byte_range, first_game) in enumerate(parts)]
+        results = sorted(client.gather(client.compute(tasks)))
+    bad = [entry for r in results for entry in r[4]]
+    save(os.path.join(outdir, "bad-games.tsv"),
+         lambda f: f.write(("file\tgame\tmessage\n" + "".join(
+             "%s\t%d\t%s\n" % (path, game, message.replace("\t", " "))
+             for path, game, message in bad)).encode()))
+    positions = sum(r[1] for r in results)
+    manifest = {"inputs": inputs, "positions": positions, "bad_games": sum(r[2] for r in results),
+                "skipped_games": sum(r[3] for r in results), "planes": list(dirfill.PLANES),
+                "shards": [{"positions": "positions-%05d.npz" % r[0], "planes": "planes-%05d.npy" % r[0],
+                            "rows": r[1]} for r in results]}
+    save(os.path.join(outdir, "manifest.json"), lambda f: f.write(json.dumps(manifest, indent=1).encode()))
+    print("%d positions in %d shards; %d games with errors, %d skipped (listed in %s)"
+          % (positions, len(results), manifest["bad_games"], manifest["skipped_games"],
+             os.path.join(args.outdir, "bad-games.tsv")))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("inputs", nargs="+", metavar="INPUT")
+    parser.add_argument("outdir", metavar="OUTDIR")
+    parser.add_argument("--workers", type=int, default=2, help="local worker processes (default 2)")
+    parser.add_argument("--scheduler", help="address of a running Dask scheduler")
+    parser.add_argument("--parts-per-file", type=int, default=8,
+                        help="partitions of each plain file (default 8)")
+    parser.add_argument("--overwrite", action="store_true", help="clear a non-empty OUTDIR first")
+    args = parser.parse_args(argv)
+    name = os.path.basename(sys.argv[0])
+    for path in args.inputs:
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as e:
+            print("%s: cannot read %s: %s" % (name, path, e.strerror), file=sys.stderr)
+            return 1
+    problem = prepare(args.outdir, args.overwrite)
+    if problem:
+        print("%s: %s" % (name, problem), file=sys.stderr)
+        return 1
+    try:
+        run(args)
+    except Exception as e:  # a worker's failure, a lost cluster: one line, and no manifest
+        print("%s: failed, %s is incomplete (no manifest.json): %s: %s"
+              % (name, args.outdir, type(e).__name__, str(e).splitlines()[0] if str(e) else ""),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
