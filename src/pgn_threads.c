@@ -126,7 +126,7 @@ static void df__release(df__run *run, df__segment *s)
 
 /* Delivers the oldest segment once read (waiting for it when wait); false when there was none
  * to deliver. A segment whose cut was not exact is merged with the next ones and read again
- * here. */
+ * here; one with no next segment queued yet waits for it (false). */
 static bool df__deliver_oldest(df__run *run, bool wait)
 {
     df__pool *pool = &run->pool;
@@ -141,14 +141,14 @@ static bool df__deliver_oldest(df__run *run, bool wait)
     while (!s->cut_ok && s->status == DF_OK && pool->head + 1 != pool->tail) {
         df__wait(pool, pool->head + 1);
         df__segment *n = df__at(pool, pool->head + 1);
-        char *joined = malloc(s->len + n->len);
+        char *joined = malloc(s->len + n->len + 1);
         if (!joined || !run->again) {
             free(joined);
             s->status = DF_ERR_IO;
             break;
         }
-        memcpy(joined, s->data, s->len);
-        memcpy(joined + s->len, n->data, n->len);
+        if (s->len) memcpy(joined, s->data, s->len);
+        if (n->len) memcpy(joined + s->len, n->data, n->len);
         df__segment merged = *n;
         merged.data = joined;
         merged.len = s->len + n->len;
@@ -167,6 +167,7 @@ static bool df__deliver_oldest(df__run *run, bool wait)
         else
             s->status = DF_ERR_IO;
     }
+    if (!s->cut_ok && s->status == DF_OK) return false; /* its last game goes on in the next */
     if (run->status == DF_OK && s->status != DF_OK) run->status = s->status;
     if (run->status == DF_OK && s->sink &&
         pool->sinks->deliver(pool->sinks->ctx, s->sink, run->totals.games))
@@ -209,6 +210,7 @@ typedef struct {
 
 static bool df__append(df__pending *p, const char *data, size_t n)
 {
+    if (n == 0) return true; /* memcpy's arguments must not be null, even for no bytes */
     if (p->len + n > p->cap) {
         size_t cap = p->cap ? p->cap : 2 * DF__BLOCK;
         while (cap < p->len + n) cap *= 2;
@@ -225,6 +227,7 @@ static bool df__append(df__pending *p, const char *data, size_t n)
 static uint64_t df__newlines(const char *p, size_t n)
 {
     uint64_t count = 0;
+    if (n == 0) return 0; /* p may be null */
     for (const char *end = p + n; (p = memchr(p, '\n', (size_t)(end - p))); p++) count++;
     return count;
 }
@@ -252,7 +255,7 @@ static bool df__cut(df__run *run, df__pending *p, size_t at, bool last)
     memset(&s, 0, sizeof s);
     s.data = malloc(at ? at : 1);
     if (!s.data) return false;
-    memcpy(s.data, p->buf, at);
+    if (at) memcpy(s.data, p->buf, at); /* p->buf is null before the first byte */
     s.len = at;
     s.last = last;
     s.first_line = p->line;
@@ -260,9 +263,35 @@ static bool df__cut(df__run *run, df__pending *p, size_t at, bool last)
     if (!last) memcpy(s.next, p->buf + at, 2);
     p->line += df__newlines(p->buf, at);
     p->offset += at;
-    memmove(p->buf, p->buf + at, p->len - at);
+    if (p->len > at) memmove(p->buf, p->buf + at, p->len - at);
     p->len -= at;
     df__dispatch(run, s);
+    return true;
+}
+
+/* Puts the oldest segment's text back before what is pending (the only segment left, read and
+ * not delivered); false when out of memory. */
+static bool df__unread_oldest(df__run *run, df__pending *p)
+{
+    df__pool *pool = &run->pool;
+    df__segment *s = df__at(pool, pool->head);
+    char *joined = malloc(s->len + p->len + 1);
+    if (!joined) {
+        run->status = DF_ERR_IO;
+        return false;
+    }
+    if (s->len) memcpy(joined, s->data, s->len);
+    if (p->len) memcpy(joined + s->len, p->buf, p->len);
+    free(p->buf);
+    p->buf = joined;
+    p->len += s->len;
+    p->cap = p->len + 1;
+    p->line = s->first_line;
+    p->offset = s->offset;
+    df__release(run, s);
+    pthread_mutex_lock(&pool->lock);
+    pool->head++;
+    pthread_mutex_unlock(&pool->lock);
     return true;
 }
 
@@ -371,6 +400,9 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned thre
             while (df__deliver_oldest(&run, true)) {
             }
             if (run.status != DF_OK) break;
+            /* A segment left over ends inside a game that goes on in pending: read it again
+             * with the rest. */
+            if (pool->head != pool->tail && !df__unread_oldest(&run, &pending)) break;
             df_pgn_reader_reset(run.again, flags, 0, pending.line, pending.offset);
             status =
                 df__serial(src, sinks, run.again, pending.buf, pending.len, block, &run.totals);
@@ -386,6 +418,9 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned thre
     pthread_cond_broadcast(&pool->changed);
     pthread_mutex_unlock(&pool->lock);
     for (unsigned t = 0; t < run.started; t++) pthread_join(run.tid[t], NULL);
+    /* Stopped early (an error or the caller's interrupt): what was not delivered is dropped. */
+    for (; pool->ring && pool->head != pool->tail; pool->head++)
+        df__release(&run, df__at(pool, pool->head));
     pthread_mutex_destroy(&pool->lock);
     pthread_cond_destroy(&pool->changed);
     free(pool->ring);

@@ -442,12 +442,13 @@ static void test_threads_and_compression(void **state)
     pgngen_text_free(&odd);
 
     /* A game too big for a segment (a 20 MB comment) among others: the rest of the input is
-     * read on the calling thread, with the same games. */
+     * read on the calling thread, with the same games. A blank line inside its tag section
+     * makes the last cut before it a wrong one: that segment is read again with the rest. */
     pgngen_text huge = {0};
     huge.text = malloc(2 * text.len + (21 << 20));
     memcpy(huge.text, text.text, text.len);
     huge.len = text.len;
-    const char open_comment[] = "[Event \"huge\"]\n\n1. e4 {";
+    const char open_comment[] = "[Event \"huge\"]\n\n[Site \"?\"]\n\n1. e4 {";
     memcpy(huge.text + huge.len, open_comment, sizeof open_comment - 1);
     huge.len += sizeof open_comment - 1;
     memset(huge.text + huge.len, 'z', 20 << 20);
