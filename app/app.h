@@ -3,6 +3,8 @@
 #ifndef DIRFILL_APP_H
 #define DIRFILL_APP_H
 
+#include <limits.h>
+
 #include "cmdline.h"
 
 /* The subcommands: argv after the command's name, and the backend --backend or
@@ -11,7 +13,8 @@ int cmd_analyze(int argc, char **argv, const char *backend);
 int cmd_moves(int argc, char **argv, const char *backend);
 int cmd_perft(int argc, char **argv, const char *backend);
 int cmd_pgn(int argc, char **argv, const char *backend);
-/* perft --epd FILE: a perft suite (epd.c). max_depth 0: every listed depth. */
+/* perft --epd FILE: a perft suite (epd.c), counting the listed depths up to max_depth. */
+#define PERFT_ALL_DEPTHS ULONG_MAX
 int perft_suite(const char *path, unsigned long max_depth, df_fen_flags flags, bool json);
 
 /* The positions of analyze and moves: one from --fen, or one a line from standard input

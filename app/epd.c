@@ -71,7 +71,7 @@ typedef struct {
     uint64_t nodes;
 } epd_totals;
 
-/* Counts one valid entry's depths up to max_depth (0: all listed) and reports it: ok, FAIL (a
+/* Counts one valid entry's depths up to max_depth and reports it: ok, FAIL (a
  * count differs, or a listed depth is beyond DF_PERFT_MAX_DEPTH, which is said while the other
  * depths are still counted), or skip (no listed depth up to max_depth). */
 static void run_entry(const df_board *b, const epd_entry *e, unsigned long max_depth, bool json,
@@ -90,7 +90,7 @@ static void run_entry(const df_board *b, const epd_entry *e, unsigned long max_d
     }
     for (int i = 0; i < e->n; i++) {
         const epd_count *c = &e->counts[i];
-        if (max_depth && c->depth > max_depth) continue;
+        if (c->depth > max_depth) continue;
         if (c->depth > DF_PERFT_MAX_DEPTH) {
             if (!beyond) beyond = c;
             ok = false;
@@ -121,8 +121,9 @@ static void run_entry(const df_board *b, const epd_entry *e, unsigned long max_d
     else if (!checked)
         printf("skip %s: no listed depth up to %lu\n", fen, max_depth);
     else if (bad)
-        printf("FAIL %s depth %llu expected %llu counted %llu\n", fen, (unsigned long long)bad->depth,
-               (unsigned long long)bad->expected, (unsigned long long)bad_nodes);
+        printf("FAIL %s depth %llu expected %llu counted %llu\n", fen,
+               (unsigned long long)bad->depth, (unsigned long long)bad->expected,
+               (unsigned long long)bad_nodes);
     else if (beyond)
         printf("FAIL %s depth %llu is beyond the maximum depth %d (the other depths match)\n", fen,
                (unsigned long long)beyond->depth, DF_PERFT_MAX_DEPTH);

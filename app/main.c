@@ -40,7 +40,8 @@ static void print_usage(FILE *out)
             "  --backend NAME   %s, or auto (the default: the best this CPU\n"
             "                   runs); also the environment variable DIRFILL_BACKEND (the\n"
             "                   option wins)\n"
-            "  --help           this text; `dirfill <command> --help` for a command\n"
+            "  --help           this text; `dirfill <command> --help` (or `dirfill help\n"
+            "                   <command>`) for a command\n"
             "  --version        the version\n\n"
             "exit status: 0 success, 1 bad input or an output error, 2 usage error or unusable "
             "backend\nThe output contract: docs/cli.md.\n",
@@ -82,6 +83,16 @@ static int parse_globals(int argc, char **argv, const char **cmd, char **rest, i
 
 static int run_command(const char *cmd, int argc, char **argv, const char *backend)
 {
+    /* `dirfill help [command]`: what people type when --help does not come to mind. */
+    if (cmd_is(cmd, "help")) {
+        if (argc == 0 || cmd_is(argv[0], "help")) {
+            print_usage(stdout);
+            return 0;
+        }
+        static char help_flag[] = "--help";
+        char *help_argv[] = {help_flag, NULL};
+        return run_command(argv[0], 1, help_argv, backend);
+    }
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (cmd_is(cmd, commands[i].name)) return commands[i].run(argc, argv, backend);
     char names[128] = "";

@@ -8,6 +8,8 @@
 /* The help text names the library's maximum depth. */
 #define STR_(x) #x
 #define STR(x)  STR_(x)
+/* The help text is laid out as printed. */
+/* clang-format off */
 static const char help[] =
     "usage: dirfill perft [--json] [--divide] [--chess960] --depth N [--fen FEN]\n"
     "       dirfill perft [--json] [--chess960] --epd FILE [--depth N]\n"
@@ -24,6 +26,7 @@ static const char help[] =
     "               an entry with no depth up to --depth is reported as not checked;\n"
     "               exit 1 on any mismatch or bad line\n"
     "Positions whose side not to move is in check have no legal move tree: exit 1.\n";
+/* clang-format on */
 
 typedef struct {
     char uci[DF_UCI_MAX];
@@ -116,7 +119,7 @@ int cmd_perft(int argc, char **argv, const char *backend)
     if (epd) {
         if (fen || divided)
             return cmd_usage_error("perft", "--epd runs a suite: no --fen or --divide with it");
-        return perft_suite(epd, depth, flags, json);
+        return perft_suite(epd, depth_text ? depth : PERFT_ALL_DEPTHS, flags, json);
     }
     if (!depth_text) return cmd_usage_error("perft", "--depth N is required");
     if (!fen) fen = DF_FEN_START;

@@ -360,10 +360,16 @@ static void test_backends(void **state)
 static void test_help_and_usage(void **state)
 {
     (void)state;
-    const char *const *helps[] = {ARGS("--help"), ARGS("analyze", "--help"),
-                                  ARGS("perft", "--help"), ARGS("bench", "--help"),
-                                  ARGS("moves", "--help")};
-    for (size_t i = 0; i < 5; i++) {
+    const char *const *helps[] = {ARGS("--help"),
+                                  ARGS("analyze", "--help"),
+                                  ARGS("perft", "--help"),
+                                  ARGS("bench", "--help"),
+                                  ARGS("moves", "--help"),
+                                  ARGS("pgn", "--help"),
+                                  ARGS("help"),
+                                  ARGS("help", "pgn"),
+                                  ARGS("help", "help")};
+    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
         result r = run(helps[i], "", 0, NULL);
         assert_int_equal(0, r.status);
         assert_non_null(strstr(r.out, "usage: dirfill"));
@@ -373,8 +379,9 @@ static void test_help_and_usage(void **state)
     assert_int_equal(0, r.status);
     assert_non_null(strstr(r.out, DIRFILL_VERSION_STRING));
     done(&r);
-    const char *const *bad[] = {ARGS("frobnicate"), ARGS("--frobnicate"), ARGS("--backend")};
-    for (size_t i = 0; i < 3; i++) {
+    const char *const *bad[] = {ARGS("frobnicate"), ARGS("--frobnicate"), ARGS("--backend"),
+                                ARGS("help", "frobnicate")};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         r = run(bad[i], "", 0, NULL);
         assert_int_equal(2, r.status);
         assert_true(r.err_len > 0);
@@ -603,6 +610,10 @@ static void test_perft_epd(void **state)
     done(&r);
     r = run(ARGS("perft", "--json", "--epd", path, "--depth", "3"), "", 0, NULL);
     assert_non_null(strstr(r.out, "\"results\": [], \"ok\": null, \"checked\": false"));
+    done(&r);
+    /* --depth 0 is a depth like any other (nothing listed up to it), not "every depth". */
+    r = run(ARGS("perft", "--epd", path, "--depth", "0"), "", 0, NULL);
+    assert_non_null(strstr(r.out, "skip " DF_FEN_START ": no listed depth up to 0"));
     done(&r);
     unlink(path);
     r = run(ARGS("perft", "--epd", "/nonexistent/suite.epd"), "", 0, NULL);
