@@ -26,8 +26,19 @@ const bench_op_info bench_ops[OP_COUNT] = {
     [OP_PERFT] = {"perft", 1, UNIT_NODE, true},
     [OP_MAKE_MOVE] = {"make_move", 1, UNIT_MOVE, false},
     [OP_SEE] = {"see", 1, UNIT_MOVE, false},
+    [OP_PGN] = {"pgn", 1, UNIT_GAME, false},
 };
-const char *const bench_unit_names[3] = {"position", "node", "move"};
+const char *const bench_unit_names[4] = {"position", "node", "move", "game"};
+
+bool bench_op_applies(bench_op op, const bench_corpus *c)
+{
+    return bench_ops[op].unit != UNIT_GAME || c->pgn != NULL;
+}
+
+size_t bench_op_items(bench_op op, const bench_corpus *c)
+{
+    return bench_ops[op].unit == UNIT_GAME ? c->games : c->count;
+}
 volatile uint64_t bench_zero = 0;
 
 static const char help[] =
@@ -37,7 +48,9 @@ static const char help[] =
     "backend this CPU runs (or scalar and the one --backend names) and for the classic per-piece\n"
     "methods that produce identical output: pext (BMI2), magic, hq (hyperbola quintessence),\n"
     "sniper (Stockfish-style pins and checks). All outputs are compared before timing.\n"
-    "Figures: ns per position (perft: per node; make_move and see: per move), median of 21\n"
+    "Figures: ns per position (perft: per node; make_move and see: per move; pgn: per game,\n"
+    "and MB/s, over random legal games written as PGN with evaluations and clocks, beside the\n"
+    "games corpus, one for every four positions), median of 21\n"
     "repetitions after a warm-up; throughput (positions in a loop) and latency (each\n"
     "position's address depends on the previous result). A throughput row more than 15%\n"
     "slower than its latency (median of the per-repetition ratios) is flagged SUSPECT\n"
@@ -50,7 +63,7 @@ static const char help[] =
     "  --positions N  positions per corpus (16 to 1000000, default 1024)\n"
     "  --op LIST      only these operations (comma-separated): slider_rays, slider_rays_batch,\n"
     "                 slider_rays_both, slider_union, xrays, attack_map, attack_maps_both,\n"
-    "                 king_safety, attackers_to, perft, make_move, see\n";
+    "                 king_safety, attackers_to, perft, make_move, see, pgn\n";
 
 typedef struct {
     bool json, quick;
@@ -157,10 +170,14 @@ static int run(const bench_options *o, const char *only)
     int status = 0;
     if (!ms || !ref || !got || !corpus_build(corpora, o->positions))
         status = cmd_input_error("bench", "out of memory");
+    if (!status)
+        r.pgn_bytes_per_game =
+            (double)corpora[CORPUS_GAMES].game_start[corpora[CORPUS_GAMES].games] /
+            (double)corpora[CORPUS_GAMES].games;
     const char *active = df_backend_name();
     for (int ci = 0; ci < CORPUS_COUNT && !status; ci++)
         for (int op = 0; op < OP_COUNT && !status; op++) {
-            if (!((o->ops >> op) & 1)) continue;
+            if (!((o->ops >> op) & 1) || !bench_op_applies((bench_op)op, &corpora[ci])) continue;
             uint64_t sum;
             if (!harness_verify(&corpora[ci], (bench_op)op, ms, nm, ref, got, &sum))
                 status = EXIT_BAD_INPUT;

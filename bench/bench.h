@@ -19,6 +19,8 @@ typedef struct bench_input {
     const df_sliders *sliders;  /* the side to move's sliders of each position */
     const df_move *moves;       /* every legal move of every position, position by position */
     const uint32_t *move_start; /* position i's moves: moves[move_start[i] .. move_start[i+1]) */
+    const char *pgn;            /* the games corpus only (else NULL): PGN text of games */
+    const uint32_t *game_start; /* game i: pgn[game_start[i] .. game_start[i+1]) */
 } bench_input;
 
 typedef struct bench_corpus {
@@ -29,6 +31,9 @@ typedef struct bench_corpus {
     df_move *moves;
     uint32_t *move_start;
     size_t count;
+    char *pgn; /* random legal games as PGN (the games corpus; NULL for the others) */
+    uint32_t *game_start;
+    size_t games;
 } bench_corpus;
 enum { CORPUS_MIDDLEGAME, CORPUS_ENDGAME, CORPUS_GAMES, CORPUS_COUNT };
 /* Builds the three corpora from fixed seeds (deterministic): count positions each. Returns
@@ -60,10 +65,11 @@ typedef enum {
     OP_PERFT,     /* the library's perft to depth 2 from each position: ns per node */
     OP_MAKE_MOVE, /* df_make_move of every legal move: ns per move */
     OP_SEE,       /* df_see of every legal move: ns per move */
+    OP_PGN,       /* read, check and replay the games corpus's PGN games: ns per game */
     OP_COUNT
 } bench_op;
 /* What an operation's time is divided by. */
-typedef enum { UNIT_POSITION, UNIT_NODE, UNIT_MOVE } bench_unit;
+typedef enum { UNIT_POSITION, UNIT_NODE, UNIT_MOVE, UNIT_GAME } bench_unit;
 typedef struct bench_op_info {
     const char *name;
     int words; /* 64-bit words of output per position */
@@ -71,9 +77,13 @@ typedef struct bench_op_info {
     bool dispatched; /* runs on the selected backend (make_move and SEE are the same code on all) */
 } bench_op_info;
 extern const bench_op_info bench_ops[OP_COUNT];
-extern const char *const bench_unit_names[3];
+extern const char *const bench_unit_names[4];
+/* Whether op runs on corpus c (the PGN operation needs the games corpus's text), and over how
+ * many items: positions, or games for the PGN operation. */
+bool bench_op_applies(bench_op op, const bench_corpus *c);
+size_t bench_op_items(bench_op op, const bench_corpus *c);
 
-/* Runs one operation over positions [0, n) of in, writing bench_ops[op].words words per
+/* Runs one operation over items [0, n) of in (positions; games for OP_PGN), writing bench_ops[op].words words per
  * position to out. restrict: the output aliases neither the input nor a method's tables, so
  * the compiler need not reload after each store (every method is built alike). */
 typedef void (*bench_run_fn)(const bench_input *restrict in, size_t n, uint64_t *restrict out);

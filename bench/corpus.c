@@ -7,11 +7,13 @@
  *               to move never in check);
  *   games       every position along random legal playouts from the six CPW perft
  *               positions, as a game or a perft tree visits them (checks and pins at the
- *               rate play produces). */
+ *               rate play produces); beside them, random legal games from the start
+ *               position written as PGN (the pgn operation reads them). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "pgngen.h"
 #include "splitmix64.h"
 
 /* Where the playouts start: the start position and the Chess Programming Wiki's perft
@@ -120,6 +122,29 @@ static bool precompute(bench_corpus *c)
     return true;
 }
 
+/* Random legal games from the start position as PGN, written the way lichess exports them
+ * (tags, [%eval] and [%clk] comments), one for every four positions of the corpus. */
+static bool pgn_games(bench_corpus *c)
+{
+    const size_t games = c->count / 4 > 16 ? c->count / 4 : 16;
+    c->game_start = malloc((games + 1) * sizeof *c->game_start);
+    if (!c->game_start) return false;
+    const df_board start = parse(DF_FEN_START);
+    pgngen_text text = {0};
+    for (size_t i = 0; i < games; i++) {
+        c->game_start[i] = (uint32_t)text.len;
+        if (!pgngen_game(&text, &state, &start, false, 60 + (uint32_t)(rnd() % 90),
+                         PGNGEN_EVALS | PGNGEN_CLOCKS, i, NULL)) {
+            pgngen_text_free(&text);
+            return false;
+        }
+    }
+    c->game_start[games] = (uint32_t)text.len;
+    c->pgn = text.text;
+    c->games = games;
+    return true;
+}
+
 bool corpus_build(bench_corpus out[CORPUS_COUNT], size_t count)
 {
     static const char *const names[CORPUS_COUNT] = {"middlegame", "endgame", "games"};
@@ -140,7 +165,7 @@ bool corpus_build(bench_corpus out[CORPUS_COUNT], size_t count)
     playouts(&out[CORPUS_GAMES], count, false);
     for (int i = 0; i < CORPUS_COUNT; i++)
         if (!precompute(&out[i])) return false;
-    return true;
+    return pgn_games(&out[CORPUS_GAMES]);
 }
 
 void corpus_free(bench_corpus out[CORPUS_COUNT])
@@ -150,10 +175,12 @@ void corpus_free(bench_corpus out[CORPUS_COUNT])
         free(out[i].sliders);
         free(out[i].moves);
         free(out[i].move_start);
+        free(out[i].pgn);
+        free(out[i].game_start);
     }
 }
 
 bench_input corpus_input(const bench_corpus *c)
 {
-    return (bench_input){c->boards, c->sliders, c->moves, c->move_start};
+    return (bench_input){c->boards, c->sliders, c->moves, c->move_start, c->pgn, c->game_start};
 }

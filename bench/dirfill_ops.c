@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The operations through dirfill's public API: whichever backend is selected runs them.
  * Results go straight into the output words (df_rays and df_king_safety_sets are plain words). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -66,6 +67,54 @@ BENCH_RUNNERS(d_see, OP_SEE, {
     o[0] = fold;
 })
 
+/* PGN: each game's text fed to one reader, which replays every move; a game's word folds its
+ * final key, plies and result (written by the end callback, which the result token triggers
+ * inside the game's own piece). Latency: the next game's index depends on that word. */
+typedef struct {
+    uint64_t *out;
+    size_t k;
+} pgn_sink;
+
+static df_pgn_action pgn_game_end(void *ctx, const df_pgn_game *g)
+{
+    pgn_sink *s = ctx;
+    s->out[s->k] = g->board.key ^ (uint64_t)g->plies << 32 ^ (uint64_t)g->result ^
+                   (g->error ? UINT64_C(1) << 63 : 0);
+    return DF_PGN_READ;
+}
+
+static void pgn_run(const bench_input *restrict in, size_t n, uint64_t *restrict out, bool latency)
+{
+    /* A reader per pass, as a caller reading a file would have (its ~20 KB cost nothing
+     * beside the games). */
+    df_pgn_reader *reader = df_pgn_reader_new();
+    if (!reader) abort();
+    pgn_sink sink = {out, 0};
+    const df_pgn_visitor v = {NULL, NULL, pgn_game_end, &sink};
+    const uint64_t zero = bench_zero;
+    size_t next = 0;
+    for (size_t k = 0; k < n; k++) {
+        const size_t i = latency ? next : k;
+        sink.k = k;
+        out[k] = 0;
+        df_pgn_feed(reader, in->pgn + in->game_start[i], in->game_start[i + 1] - in->game_start[i],
+                    &v);
+        next = k + 1 + (size_t)(out[k] & zero);
+    }
+    df_pgn_finish(reader, &v);
+    df_pgn_reader_free(reader);
+}
+
+static void d_pgn_tp(const bench_input *restrict in, size_t n, uint64_t *restrict out)
+{
+    pgn_run(in, n, out, false);
+}
+
+static void d_pgn_lat(const bench_input *restrict in, size_t n, uint64_t *restrict out)
+{
+    pgn_run(in, n, out, true);
+}
+
 /* One call over the whole corpus: the kernel's own speed, no per-call cost. */
 static void d_rays_batch(const bench_input *restrict in, size_t n, uint64_t *restrict out)
 {
@@ -84,7 +133,8 @@ const bench_runners bench_dirfill_runners = {
                    [OP_ATTACKERS_TO] = d_attackers_tp,
                    [OP_PERFT] = d_perft_tp,
                    [OP_MAKE_MOVE] = d_make_tp,
-                   [OP_SEE] = d_see_tp},
+                   [OP_SEE] = d_see_tp,
+                   [OP_PGN] = d_pgn_tp},
     .latency = {[OP_SLIDER_RAYS] = d_rays_lat,
                 [OP_SLIDER_RAYS_BOTH] = d_rays_both_lat,
                 [OP_SLIDER_UNION] = d_union_lat,
@@ -95,5 +145,6 @@ const bench_runners bench_dirfill_runners = {
                 [OP_ATTACKERS_TO] = d_attackers_lat,
                 [OP_PERFT] = d_perft_lat,
                 [OP_MAKE_MOVE] = d_make_lat,
-                [OP_SEE] = d_see_lat},
+                [OP_SEE] = d_see_lat,
+                [OP_PGN] = d_pgn_lat},
 };

@@ -40,22 +40,23 @@ bool harness_verify(const bench_corpus *c, bench_op op, const bench_method *ms, 
                     uint64_t *ref, uint64_t *got, uint64_t *sum)
 {
     const bench_input in = corpus_input(c);
-    const size_t words = (size_t)bench_ops[op].words;
+    const size_t words = (size_t)bench_ops[op].words, items = bench_op_items(op, c);
     bool have_ref = false;
     for (int i = 0; i < nm; i++)
         for (int mode = 0; mode < 2; mode++) {
             const bench_run_fn fn = runner(&ms[i], op, mode);
             if (!fn) continue;
             use_method(&ms[i]);
-            fn(&in, c->count, have_ref ? got : ref);
+            fn(&in, items, have_ref ? got : ref);
             if (!have_ref) {
                 have_ref = true;
                 continue;
             }
-            for (size_t w = 0; w < words * c->count; w++) {
+            for (size_t w = 0; w < words * items; w++) {
                 if (got[w] == ref[w]) continue;
-                char fen[DF_FEN_MAX];
-                df_fen_format(fen, sizeof fen, &c->boards[w / words], DF_FEN_STANDARD);
+                char fen[DF_FEN_MAX] = "(a game)";
+                if (bench_ops[op].unit != UNIT_GAME)
+                    df_fen_format(fen, sizeof fen, &c->boards[w / words], DF_FEN_STANDARD);
                 fprintf(stderr,
                         "dirfill bench: %s on %s: %s (%s) differs from %s at position %zu "
                         "word %zu: 0x%016llx vs 0x%016llx\n  %s\n",
@@ -65,7 +66,7 @@ bool harness_verify(const bench_corpus *c, bench_op op, const bench_method *ms, 
                 return false;
             }
         }
-    *sum = checksum(ref, words * c->count);
+    *sum = checksum(ref, words * items);
     return true;
 }
 
@@ -79,6 +80,8 @@ double harness_units(const bench_corpus *c, bench_op op, const uint64_t *ref)
     }
     case UNIT_MOVE:
         return (double)c->move_start[c->count];
+    case UNIT_GAME:
+        return (double)c->games;
     default:
         return (double)c->count;
     }
@@ -92,6 +95,7 @@ bool harness_measure(report *r, const bench_corpus *c, bench_op op, const bench_
                      uint64_t *got, double units, uint64_t sum, double target_ns)
 {
     const bench_input in = corpus_input(c);
+    const size_t items = bench_op_items(op, c);
     const int reps = r->reps;
     /* times[(i * 2 + mode) * reps + rep]: ns per unit; ratios[rep]: scratch. */
     double *times = malloc((size_t)nm * 2 * (size_t)reps * sizeof *times);
@@ -104,9 +108,9 @@ bool harness_measure(report *r, const bench_corpus *c, bench_op op, const bench_
             passes[i * 2 + mode] = 0;
             if (!fn) continue;
             use_method(&ms[i]);
-            fn(&in, c->count, got);
+            fn(&in, items, got);
             const double t0 = cmd_seconds();
-            fn(&in, c->count, got);
+            fn(&in, items, got);
             const double ns = (cmd_seconds() - t0) * 1e9;
             passes[i * 2 + mode] = (int)(target_ns / (ns > 1 ? ns : 1)) + 1;
         }
@@ -117,9 +121,9 @@ bool harness_measure(report *r, const bench_corpus *c, bench_op op, const bench_
                 const int n = passes[i * 2 + mode];
                 if (!fn) continue;
                 use_method(&ms[i]);
-                fn(&in, c->count, got);
+                fn(&in, items, got);
                 const double t0 = cmd_seconds();
-                for (int p = 0; p < n; p++) fn(&in, c->count, got);
+                for (int p = 0; p < n; p++) fn(&in, items, got);
                 times[(i * 2 + mode) * reps + rep] =
                     (cmd_seconds() - t0) * 1e9 / ((double)n * units);
             }

@@ -12,8 +12,8 @@
  * ref and got hold bench_ops[op].words words per position. */
 bool harness_verify(const bench_corpus *c, bench_op op, const bench_method *ms, int nm,
                     uint64_t *ref, uint64_t *got, uint64_t *sum);
-/* What one pass's time is divided by: positions, or the nodes or moves they hold (ref: the
- * verified output). */
+/* What one pass's time is divided by: positions, the nodes or moves they hold (ref: the
+ * verified output), or games. */
 double harness_units(const bench_corpus *c, bench_op op, const uint64_t *ref);
 /* Times every method of one cell, r->reps repetitions, each about target_ns long, and adds
  * two rows per method (throughput and latency; median ns per unit). The throughput row is

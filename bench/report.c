@@ -166,8 +166,12 @@ static void table_summary(const report *r, FILE *out)
         ratio_text(vs_scalar, sizeof vs_scalar, dispatched ? x->ns : 0, best, NULL);
         if (!dispatched) best_name = "(any)";
         ratio_text(vs_base, sizeof vs_base, base, best, bname);
-        fprintf(out, "  %-18s %-10s %-9s %9.2f %-9s %10s  %s\n", bench_ops[x->op].name, x->corpus,
+        fprintf(out, "  %-18s %-10s %-9s %9.2f %-9s %10s  %s", bench_ops[x->op].name, x->corpus,
                 best_name, best, bench_unit_names[bench_ops[x->op].unit], vs_scalar, vs_base);
+        if (bench_ops[x->op].unit == UNIT_GAME)
+            fprintf(out, "  (%.0f MB/s, %.0f bytes a game)", r->pgn_bytes_per_game * 1e3 / best,
+                    r->pgn_bytes_per_game);
+        fputc('\n', out);
     }
 }
 
@@ -210,10 +214,13 @@ void report_json(const report *r, FILE *out)
         fprintf(out,
                 "%s\n  {\"op\": \"%s\", \"corpus\": \"%s\", \"method\": \"%s\", \"mode\": "
                 "\"%s\", \"unit\": \"%s\", \"ns_per_pos\": %.3f, \"mpos_per_s\": %.2f, "
-                "\"checksum\": \"0x%016llx\", \"suspect\": %s}",
+                "\"checksum\": \"0x%016llx\", \"suspect\": %s",
                 i ? "," : "", bench_ops[x->op].name, x->corpus, x->method, x->mode,
                 bench_unit_names[bench_ops[x->op].unit], x->ns, 1e3 / x->ns,
                 (unsigned long long)x->checksum, x->suspect ? "true" : "false");
+        if (bench_ops[x->op].unit == UNIT_GAME)
+            fprintf(out, ", \"mb_per_s\": %.1f", r->pgn_bytes_per_game * 1e3 / x->ns);
+        fputc('}', out);
     }
     fputs("]}\n", out);
 }

@@ -32,6 +32,7 @@ typedef struct report {
         size_t positions;
     } corpora[CORPUS_COUNT];
     int ncorpora;
+    double pgn_bytes_per_game; /* the pgn operation's games: their average size (MB/s) */
 } report;
 
 void report_init(report *r, int reps);
