@@ -11,7 +11,8 @@
 # options:
 #   --games N        games, in pairs from each opening with colours swapped (default 200)
 #   --tc TC          time control, moves/seconds+increment as the referee takes it (5+0.05)
-#   --nodes N        a node budget per move for both engines instead of a clock
+#   --nodes N        a node budget per move for both engines instead of a clock (not with
+#                    toga2, which ignores it)
 #   --concurrency N  games at once (default 1: two engines on two cores; more oversubscribes
 #                    a clock match and turns losses into time forfeits)
 #   --out DIR        where the PGN and the referee's log go (default build/match)
@@ -45,6 +46,7 @@ if [ -z "$referee" ]; then
 fi
 [ -n "$referee" ] && [ -x "$referee" ] ||
   { echo "match: no referee; build fastchess or cutechess-cli and pass --referee PATH" >&2; exit 2; }
+referee=$(realpath "$(command -v "$referee" || echo "$referee")")
 case $(basename "$referee") in
   fastchess*) kind=fastchess ;;
   cutechess*) kind=cutechess ;;
@@ -62,13 +64,16 @@ case $opponent in
     [ "$elo" -ge 1320 ] && [ "$elo" -le 3190 ] || { echo "match: UCI_Elo is 1320 to 3190" >&2; exit 2; }
     exe=$(command -v stockfish || echo /usr/games/stockfish)
     them=(cmd="$exe" name="$opponent" proto=uci option.UCI_LimitStrength=true option.UCI_Elo="$elo") ;;
-  toga2) them=(cmd="$(command -v toga2 || echo /usr/games/toga2)" name=toga2 proto=uci) ;;
+  toga2)
+    # It ignores `go nodes` and would think for ever.
+    [ -z "$nodes" ] || { echo "match: toga2 has no node limit: use --tc" >&2; exit 2; }
+    them=(cmd="$(command -v toga2 || echo /usr/games/toga2)" name=toga2 proto=uci) ;;
   fairymax|phalanx|gnuchess)
     [ $kind = cutechess ] || { echo "match: $opponent speaks xboard: use cutechess-cli" >&2; exit 2; }
     exe=$(command -v "$opponent" || echo "/usr/games/$opponent")
     them=(cmd="$exe" name="$opponent" proto=xboard)
     [ "$opponent" = gnuchess ] && them[0]="cmd=$exe" && them+=(arg=--xboard) ;;
-  uci:*) them=(cmd="${opponent#uci:}" name="$(basename "${opponent#uci:}")" proto=uci) ;;
+  uci:*) them=(cmd="$(realpath "${opponent#uci:}")" name="$(basename "${opponent#uci:}")" proto=uci) ;;
   *) echo "match: unknown opponent $opponent (see --help)" >&2; exit 2 ;;
 esac
 [ -x "${them[0]#cmd=}" ] || { echo "match: ${them[0]#cmd=} not found (apt-get install it)" >&2; exit 2; }
@@ -82,14 +87,19 @@ engine="$out/dfengine-$stamp"
 limit=(tc="$tc")
 [ -n "$nodes" ] && limit=(tc=inf nodes="$nodes")
 rounds=$(( (games + 1) / 2 ))
+here=$PWD
+openings=$here/bench/openings.epd
+case $pgn in /*) ;; *) pgn=$here/$pgn log=$here/$log engine=$here/$engine ;; esac
+# fastchess writes its config.json into the working directory: the output directory's.
+cd "$out"
 if [ $kind = fastchess ]; then
   "$referee" -engine cmd="$engine" name=dfengine -engine "${them[@]}" \
-    -each "${limit[@]}" option.Hash=16 -openings file=bench/openings.epd format=epd order=random \
+    -each "${limit[@]}" option.Hash=16 -openings file="$openings" format=epd order=random \
     -srand "$RANDOM" -rounds "$rounds" -repeat -concurrency "$concurrency" -recover \
     -pgnout file="$pgn" -output format=cutechess > "$log" 2>&1 || true
 else
   "$referee" -engine cmd="$engine" name=dfengine proto=uci -engine "${them[@]}" \
-    -each "${limit[@]}" option.Hash=16 -openings file=bench/openings.epd format=epd order=random \
+    -each "${limit[@]}" option.Hash=16 -openings file="$openings" format=epd order=random \
     -srand "$RANDOM" -rounds "$rounds" -games 2 -repeat -concurrency "$concurrency" -recover \
     -pgnout "$pgn" > "$log" 2>&1 || true
 fi
@@ -127,6 +137,8 @@ awk '
     printf "dfengine: illegal moves %d  time forfeits %d  crashes/disconnects %d\n", illegal + 0, forfeit + 0, crash + 0
     exit (illegal + forfeit + crash) ? 1 : 0
   }' "$pgn" && faults=0 || faults=1
+
+cd "$here"
 
 # The library as a second referee: every move of every game replayed.
 bad=$("$dirfill" pgn --json "$pgn" | grep -c '"error"' || true)
