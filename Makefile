@@ -22,7 +22,7 @@ RELEASE := build/release
 VERSION := $(shell sed -n 's/^\#define DIRFILL_VERSION_STRING "\(.*\)".*/\1/p' include/dirfill/version.h)
 
 .PHONY: all bench test test-asan test-asan-clang test-tsan test-fuzz test-aarch64 fuzz \
-        bench-plot docs build python python-asan clean
+        bench-plot picture docs build python python-asan clean
 
 all: build
 
@@ -52,6 +52,13 @@ bench: build
 
 bench-plot: build
 	$(RELEASE)/dirfill bench --svg docs/bench.svg
+
+# The README's picture: an Italian-game position where the bishop on b4 pins the knight on c3.
+# Black's attack counts as a heat map, the pin with its line, the squares white attacks twice.
+PICTURE_FEN  := r1bqk2r/pppp1ppp/2n2n2/4p3/1bB1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 5
+PICTURE_SHOW := counts.black,pins,twice.white
+picture: build
+	$(RELEASE)/dirfill analyze --svg docs/attack-map.svg --show $(PICTURE_SHOW) --fen "$(PICTURE_FEN)" > /dev/null
 
 test:
 	$(call ensure,$(TEST_DEPS))

@@ -13,6 +13,9 @@
  * | dirfill/board.h | df_board, FEN |
  * | dirfill/attack_map.h, dirfill/king_safety.h, dirfill/queries.h | attack maps, checks and pins, square queries |
  * | dirfill/moves.h, dirfill/hash.h, dirfill/see.h | move generation, make-move, notation, Polyglot keys, SEE |
+ * | dirfill/game.h | the rules of a whole game: outcome, draws by rule and by claim, repetition history |
+ * | dirfill/pgn.h | PGN reader: games from text, files, .zst and .gz, on threads |
+ * | dirfill/svg.h | SVG pictures of positions with attack information |
  * | dirfill/planes.h | feature planes for batches of positions, threaded |
  * | dirfill/backend.h, dirfill/status.h, dirfill/version.h | backend selection, status codes, version |
  */
@@ -22,8 +25,8 @@
 #include "dirfill/attack_map.h"
 #include "dirfill/backend.h"
 #include "dirfill/bitboard.h"
-#include "dirfill/game.h"
 #include "dirfill/board.h"
+#include "dirfill/game.h"
 #include "dirfill/hash.h"
 #include "dirfill/kernels.h"
 #include "dirfill/king_safety.h"
