@@ -665,33 +665,56 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                     break;
                 }
             }
-            if (r->cmd_state == 0) {
-                /* Comment text up to '}', '[' or a newline, fast. */
-                const char *q = p;
-                while (q < end && *q != '}' && *q != '[' && *q != '\n') q++;
-                if (q > p) r->line_start = line_start = false;
-                p = q;
-                if (p == end) continue;
-                c = *p;
-            }
-            if (c == '}') {
-                r->state = ST_MOVES;
-            } else if (r->cmd_state == 2) {
-                if (c == ']') {
-                    comment_command(r);
-                    r->cmd_state = 0;
-                } else if (r->cmd_len < sizeof r->cmd) {
-                    r->cmd[r->cmd_len++] = c;
-                } else {
-                    r->cmd_state = 0; /* too long for a command we read */
+            /* The comment's bytes in a loop of their own; a newline, the closing '}' and a '['
+             * at the start of a line are left to the common end of the loop (line counts,
+             * recovery). */
+            for (;;) {
+                if (r->cmd_state == 0) {
+                    /* Comment text up to '}', '[' or a newline, fast. */
+                    const char *q = p;
+                    while (q < end && *q != '}' && *q != '[' && *q != '\n') q++;
+                    if (q > p) r->line_start = line_start = false;
+                    p = q;
+                } else if (r->cmd_state == 2) {
+                    /* A command's text ("eval 0.17") up to ']', '}' or a newline, fast; a
+                     * byte that does not fit is left to the test below. */
+                    const char *q = p;
+                    const size_t room = sizeof r->cmd - r->cmd_len;
+                    while (q < end && (size_t)(q - p) < room && *q != ']' && *q != '}' &&
+                           *q != '\n')
+                        q++;
+                    memcpy(r->cmd + r->cmd_len, p, (size_t)(q - p));
+                    r->cmd_len += (uint32_t)(q - p);
+                    if (q > p) r->line_start = line_start = false;
+                    p = q;
                 }
-            } else if (c == '[') {
-                r->cmd_state = 1;
-                r->bracket_at_line_start = line_start;
-            } else {
-                r->cmd_state = r->cmd_state == 1 && c == '%' ? 2 : 0;
-                r->cmd_len = 0;
+                if (p == end) break;
+                c = *p;
+                if (c == '}') {
+                    r->state = ST_MOVES;
+                    break;
+                }
+                if (r->cmd_state == 2) {
+                    if (c == ']') {
+                        comment_command(r);
+                        r->cmd_state = 0;
+                    } else if (r->cmd_len < sizeof r->cmd) {
+                        r->cmd[r->cmd_len++] = c;
+                    } else {
+                        r->cmd_state = 0; /* too long for a command we read */
+                    }
+                } else if (c == '[') {
+                    r->cmd_state = 1;
+                    r->bracket_at_line_start = line_start;
+                } else {
+                    r->cmd_state = r->cmd_state == 1 && c == '%' ? 2 : 0;
+                    r->cmd_len = 0;
+                }
+                if (c == '\n' || r->bracket_at_line_start) break;
+                r->line_start = line_start = false; /* c consumed here */
+                if (++p == end) break;
             }
+            if (p == end) continue;
             break;
         case ST_LINE_COMMENT: {
             const char *q = memchr(p, '\n', (size_t)(end - p));
