@@ -7,9 +7,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 enum { BLOCK = 1 << 20 };
 
@@ -365,8 +368,18 @@ typedef struct {
 
 #define COLUMN_FIELDS(X)                                                                           \
     X(pieces, 12)                                                                                  \
-    X(castling, 1) X(stm, 1) X(ep, 1) X(result, 1) X(halfmove, 1) X(fullmove, 1) X(ply, 1)         \
-        X(game, 1) X(move, 1) X(eval, 1) X(clock, 1)
+    X(castling, 1)                                                                                 \
+    X(stm, 1) X(ep, 1) X(result, 1) X(halfmove, 1) X(fullmove, 1) X(ply, 1) X(game, 1) X(move, 1)  \
+        X(eval, 1) X(clock, 1)
+
+#ifdef MADV_HUGEPAGE
+static void advise_huge(void *p, size_t n)
+{
+    const uintptr_t page = 4096, start = ((uintptr_t)p + page - 1) & ~(page - 1),
+                    end = ((uintptr_t)p + n) & ~(page - 1);
+    if (end > start) madvise((void *)start, end - start, MADV_HUGEPAGE); /* advice: may fail */
+}
+#endif
 
 static bool columns_reserve(columns *c, size_t need)
 {
@@ -387,6 +400,15 @@ static bool columns_reserve(columns *c, size_t need)
         c->uci = grown;
     }
     c->cap = cap;
+#ifdef MADV_HUGEPAGE
+    /* Columns of millions of rows: 2 MB pages where the kernel allows them, so that first
+     * touches fault once per 2 MB instead of once per 4 KB (a pipeline's rows run to GBs). */
+    if (cap * 12 * sizeof *c->pieces >= (4u << 20)) {
+#define HUGE(name, width) advise_huge(c->name, cap *(width) * sizeof *c->name);
+        COLUMN_FIELDS(HUGE)
+#undef HUGE
+    }
+#endif
     return true;
 }
 
@@ -439,24 +461,47 @@ static void record(pos_sink *s, char kind, uint64_t game, const char *a, size_t 
     text_put(s, b, nb);
 }
 
+/* Sinks dropped after delivery are kept for the next ones: their columns have grown and their
+ * pages are mapped (a new sink a block would fault in fresh pages for every row). */
+enum { SPARE_SINKS = 8 };
 typedef struct {
     bool with_uci;
+    pthread_mutex_t lock; /* open may be called on any thread */
+    pos_sink *spare[SPARE_SINKS];
+    int nspare;
 } pos_options;
 
 static void *pos_open(void *ctx)
 {
-    pos_sink *s = calloc(1, sizeof *s);
-    if (s) s->rows.with_uci = ((pos_options *)ctx)->with_uci;
+    pos_options *o = ctx;
+    pthread_mutex_lock(&o->lock);
+    pos_sink *s = o->nspare ? o->spare[--o->nspare] : NULL;
+    pthread_mutex_unlock(&o->lock);
+    if (!s && (s = calloc(1, sizeof *s))) s->rows.with_uci = o->with_uci;
     return s;
+}
+
+static void sink_free(pos_sink *s)
+{
+    columns_free(&s->rows);
+    free(s->text);
+    free(s);
 }
 
 static void pos_drop(void *ctx, void *p)
 {
-    (void)ctx;
+    pos_options *o = ctx;
     pos_sink *s = p;
-    columns_free(&s->rows);
-    free(s->text);
-    free(s);
+    if (s->failed || s->rows.failed) {
+        sink_free(s);
+        return;
+    }
+    s->rows.n = s->game_start = s->text_len = 0;
+    pthread_mutex_lock(&o->lock);
+    const bool kept = o->nspare < SPARE_SINKS;
+    if (kept) o->spare[o->nspare++] = s;
+    pthread_mutex_unlock(&o->lock);
+    if (!kept) sink_free(s);
 }
 
 static df_pgn_action pos_begin(void *ctx, const df_pgn_game *g)
@@ -547,8 +592,19 @@ static int pos_deliver(void *ctx, void *p, uint64_t first_game)
     pos_run *run = ctx;
     pos_sink *s = p;
     columns *all = &run->all.rows, *c = &s->rows;
-    if (s->failed || c->failed || !columns_reserve(all, all->n + c->n)) return 1;
+    if (s->failed || c->failed) return 1;
     const uint64_t base = run->first_game + first_game;
+    if (all->n == 0 && c->n > 0) {
+        /* The first rows: taken over, not copied (read on one thread, a file's rows may all be
+         * in one sink: copying them would write every row twice). */
+        const columns empty = *all;
+        *all = *c;
+        *c = empty;
+        c->n = 0;
+        for (size_t i = 0; i < all->n; i++) all->game[i] += (int64_t)base;
+        goto rows_done;
+    }
+    if (!columns_reserve(all, all->n + c->n)) return 1;
 #define APPEND(name, width)                                                                        \
     memcpy(all->name + all->n * (width), c->name, c->n * (width) * sizeof *c->name);
     COLUMN_FIELDS(APPEND)
@@ -556,6 +612,7 @@ static int pos_deliver(void *ctx, void *p, uint64_t first_game)
     if (all->with_uci) memcpy(all->uci + all->n, c->uci, c->n * sizeof *c->uci);
     for (size_t i = 0; i < c->n; i++) all->game[all->n + i] += (int64_t)base;
     all->n += c->n;
+rows_done:
     /* The text records, their game numbers made absolute. */
     for (size_t at = 0; at < s->text_len;) {
         uint64_t game;
@@ -708,6 +765,7 @@ static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw
     pos_run run;
     memset(&run, 0, sizeof run);
     run.options.with_uci = uci;
+    pthread_mutex_init(&run.options.lock, NULL);
     run.all.rows.with_uci = uci;
     run.first_game = first_game;
     const df_pgn_sinks sinks = {
@@ -731,6 +789,8 @@ static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw
     close_source(&src);
     columns_free(&run.all.rows);
     free(run.all.text);
+    while (run.options.nspare) sink_free(run.options.spare[--run.options.nspare]);
+    pthread_mutex_destroy(&run.options.lock);
     return out;
 }
 
