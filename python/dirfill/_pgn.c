@@ -366,11 +366,11 @@ typedef struct {
     bool with_uci, failed;
 } columns;
 
+/* clang-format off */
 #define COLUMN_FIELDS(X)                                                                           \
-    X(pieces, 12)                                                                                  \
-    X(castling, 1)                                                                                 \
-    X(stm, 1) X(ep, 1) X(result, 1) X(halfmove, 1) X(fullmove, 1) X(ply, 1) X(game, 1) X(move, 1)  \
-        X(eval, 1) X(clock, 1)
+    X(pieces, 12) X(castling, 1) X(stm, 1) X(ep, 1) X(result, 1) X(halfmove, 1) X(fullmove, 1)     \
+    X(ply, 1) X(game, 1) X(move, 1) X(eval, 1) X(clock, 1)
+/* clang-format on */
 
 #ifdef MADV_HUGEPAGE
 static void advise_huge(void *p, size_t n)
