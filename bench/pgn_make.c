@@ -21,14 +21,14 @@ int main(int argc, char **argv)
     const char *style_name = argc > 3 ? argv[3] : "lichess";
     const unsigned style = !strcmp(style_name, "plain") ? 0
                            : !strcmp(style_name, "all") ? PGNGEN_ALL
-                                                         : PGNGEN_EVALS | PGNGEN_CLOCKS;
+                                                        : PGNGEN_EVALS | PGNGEN_CLOCKS;
     df_board start;
     df_fen_parse(&start, DF_FEN_START, sizeof DF_FEN_START - 1, DF_FEN_STANDARD, NULL);
     pgngen_text text = {0};
     for (long i = 0; i < games; i++) {
         /* Real games last 60 to 120 plies; random ones end when they may. */
-        if (!pgngen_game(&text, &rng, &start, false, 60 + (uint32_t)(rng % 90), style,
-                         (uint64_t)i, NULL))
+        if (!pgngen_game(&text, &rng, &start, false, 60 + (uint32_t)(rng % 90), style, (uint64_t)i,
+                         NULL))
             return 1;
         if (text.len > (1 << 20) || i == games - 1) {
             if (fwrite(text.text, 1, text.len, stdout) != text.len) return 1;

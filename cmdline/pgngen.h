@@ -13,13 +13,13 @@
 #include "dirfill.h"
 
 enum {
-    PGNGEN_EVALS = 1,       /* { [%eval ...] } after most moves, mates now and then */
-    PGNGEN_CLOCKS = 2,      /* [%clk h:mm:ss] */
-    PGNGEN_VARIATIONS = 4,  /* (...) side lines, nested, with comments of their own */
-    PGNGEN_NAGS = 8,        /* $1, $14 */
-    PGNGEN_SUFFIXES = 16,   /* !, ?, !?, ... on the SAN */
-    PGNGEN_COMMENTS = 32,   /* ; line comments and % escape lines */
-    PGNGEN_SPACING = 64,    /* line breaks anywhere, tabs, "1.e4", "1...e5", "0-0" */
+    PGNGEN_EVALS = 1,      /* { [%eval ...] } after most moves, mates now and then */
+    PGNGEN_CLOCKS = 2,     /* [%clk h:mm:ss] */
+    PGNGEN_VARIATIONS = 4, /* (...) side lines, nested, with comments of their own */
+    PGNGEN_NAGS = 8,       /* $1, $14 */
+    PGNGEN_SUFFIXES = 16,  /* !, ?, !?, ... on the SAN */
+    PGNGEN_COMMENTS = 32,  /* ; line comments and % escape lines */
+    PGNGEN_SPACING = 64,   /* line breaks anywhere, tabs, "1.e4", "1...e5", "0-0" */
     PGNGEN_ALL = 127
 };
 
@@ -28,11 +28,11 @@ typedef struct pgngen_truth {
     df_board start;
     bool chess960; /* a Variant tag says so */
     uint32_t plies;
-    df_move *moves;      /* plies of them */
-    uint8_t *eval_kind;  /* df_pgn_eval_kind per ply */
-    int32_t *mate;       /* per ply */
-    float *pawns;        /* per ply: exactly representable values (hundredths of a pawn) */
-    double *clock;       /* per ply, < 0 for none */
+    df_move *moves;     /* plies of them */
+    uint8_t *eval_kind; /* df_pgn_eval_kind per ply */
+    int32_t *mate;      /* per ply */
+    float *pawns;       /* per ply: exactly representable values (hundredths of a pawn) */
+    double *clock;      /* per ply, < 0 for none */
     df_result result;
 } pgngen_truth;
 

@@ -80,37 +80,37 @@ typedef enum df_pgn_eval_kind {
 
 /** One ply of a game's main line, as the ply callback sees it. */
 typedef struct df_pgn_ply {
-    const df_board *before; /**< the position before the move */
-    df_move move;           /**< the move (DF_MOVE_NONE for a null move) */
-    uint32_t ply;           /**< 0 for the first move of the game */
-    const char *san;        /**< the token as written ("Nxe5+!"), not NUL-terminated */
-    uint32_t san_len;       /**< its bytes */
+    const df_board *before;     /**< the position before the move */
+    df_move move;               /**< the move (DF_MOVE_NONE for a null move) */
+    uint32_t ply;               /**< 0 for the first move of the game */
+    const char *san;            /**< the token as written ("Nxe5+!"), not NUL-terminated */
+    uint32_t san_len;           /**< its bytes */
     df_pgn_eval_kind eval_kind; /**< whether an evaluation follows the move */
-    int32_t mate;           /**< with DF_PGN_EVAL_MATE: moves to mate, negative when Black mates */
-    double pawns;           /**< with DF_PGN_EVAL_PAWNS: the evaluation in pawns, White's view */
-    bool has_clock;         /**< whether a [%clk] follows the move */
-    double clock;           /**< with has_clock: the mover's clock in seconds */
-    uint64_t line;          /**< 1-based line of the move's token */
+    int32_t mate;   /**< with DF_PGN_EVAL_MATE: moves to mate, negative when Black mates */
+    double pawns;   /**< with DF_PGN_EVAL_PAWNS: the evaluation in pawns, White's view */
+    bool has_clock; /**< whether a [%clk] follows the move */
+    double clock;   /**< with has_clock: the mover's clock in seconds */
+    uint64_t line;  /**< 1-based line of the move's token */
 } df_pgn_ply;
 
 /** A game as the callbacks see it. */
 typedef struct df_pgn_game {
-    uint64_t index;           /**< 0-based position of the game in the input */
-    uint64_t line;            /**< 1-based line where it starts */
-    uint64_t offset;          /**< byte offset in the input where it starts */
-    uint64_t end_offset;      /**< byte offset just past it (end callback) */
-    uint64_t end_line;        /**< 1-based line where it ends (end callback) */
-    const df_pgn_tag *tags;   /**< its tag pairs, in order */
-    uint32_t ntags;           /**< how many */
-    df_board start;           /**< the start position (FEN tag or standard) */
-    df_board board;           /**< the position after the last move read (end callback) */
-    uint32_t plies;           /**< moves read on the main line */
-    df_result result;         /**< the result token; DF_RESULT_NONE for "*" or none */
-    bool has_result;          /**< whether a result token ended the game */
-    bool chess960;            /**< Chess960 castling */
-    const char *skipped;      /**< NULL, or why the game was skipped ("variant Crazyhouse") */
-    const char *error;        /**< NULL, or what stopped it: "ply 23 \"Nxe5\": illegal move" */
-    uint64_t error_line;      /**< with error: 1-based line of the offending token */
+    uint64_t index;         /**< 0-based position of the game in the input */
+    uint64_t line;          /**< 1-based line where it starts */
+    uint64_t offset;        /**< byte offset in the input where it starts */
+    uint64_t end_offset;    /**< byte offset just past it (end callback) */
+    uint64_t end_line;      /**< 1-based line where it ends (end callback) */
+    const df_pgn_tag *tags; /**< its tag pairs, in order */
+    uint32_t ntags;         /**< how many */
+    df_board start;         /**< the start position (FEN tag or standard) */
+    df_board board;         /**< the position after the last move read (end callback) */
+    uint32_t plies;         /**< moves read on the main line */
+    df_result result;       /**< the result token; DF_RESULT_NONE for "*" or none */
+    bool has_result;        /**< whether a result token ended the game */
+    bool chess960;          /**< Chess960 castling */
+    const char *skipped;    /**< NULL, or why the game was skipped ("variant Crazyhouse") */
+    const char *error;      /**< NULL, or what stopped it: "ply 23 \"Nxe5\": illegal move" */
+    uint64_t error_line;    /**< with error: 1-based line of the offending token */
 } df_pgn_game;
 
 /** What the reader should do next, as a callback answers. */
@@ -155,7 +155,8 @@ DF_API void df_pgn_reader_reset(df_pgn_reader *r, unsigned flags, uint64_t first
 /** Reads len bytes of PGN (any bytes; a piece may end anywhere, inside a token too), calling
  *  v's callbacks for what they complete. Returns DF_OK, or DF_ERR_INTERRUPTED when a callback
  *  answered DF_PGN_STOP (the reader is then finished). */
-DF_API df_status df_pgn_feed(df_pgn_reader *r, const char *data, size_t len, const df_pgn_visitor *v);
+DF_API df_status df_pgn_feed(df_pgn_reader *r, const char *data, size_t len,
+                             const df_pgn_visitor *v);
 /** The input has ended: the game in progress ends (an error if it was cut short). Returns as
  *  df_pgn_feed. */
 DF_API df_status df_pgn_finish(df_pgn_reader *r, const df_pgn_visitor *v);
