@@ -132,6 +132,21 @@ static df_move pick(scored *out, int i, int n)
 
 /* checks: the first ply of quiescence also tries quiet moves that give check and do not lose
  * material (df_gives_check, df_see_ge): mates and forks one move past the horizon. */
+static int quiesce(searcher *s, const df_board *b, int alpha, int beta, int ply, bool checks);
+
+/* One move of quiescence: made, searched, best and alpha raised; true on a cutoff or a stop. */
+static bool quiesce_move(searcher *s, const df_board *b, df_move m, int *best, int *alpha, int beta,
+                         int ply)
+{
+    df_board child;
+    df_make_move(&child, b, m);
+    const int v = -quiesce(s, &child, -beta, -*alpha, ply + 1, false);
+    if (s->stopped) return true;
+    if (v > *best) *best = v;
+    if (v > *alpha) *alpha = v;
+    return v >= beta;
+}
+
 static int quiesce(searcher *s, const df_board *b, int alpha, int beta, int ply, bool checks)
 {
     s->nodes++;
@@ -160,17 +175,7 @@ static int quiesce(searcher *s, const df_board *b, int alpha, int beta, int ply,
         if (!in_check && df_move_kind_of(m) != DF_MOVE_PROMOTION &&
             best + piece_value[victim_of(b, m)] + 200 <= alpha)
             continue;
-        df_board child;
-        df_make_move(&child, b, m);
-        const int v = -quiesce(s, &child, -beta, -alpha, ply + 1, false);
-        if (s->stopped) return 0;
-        if (v > best) {
-            best = v;
-            if (v > alpha) {
-                alpha = v;
-                if (v >= beta) return best;
-            }
-        }
+        if (quiesce_move(s, b, m, &best, &alpha, beta, ply)) return s->stopped ? 0 : best;
     }
     if (in_check && n == 0) return -MATE + ply;
     if (checks && !in_check) {
@@ -179,17 +184,7 @@ static int quiesce(searcher *s, const df_board *b, int alpha, int beta, int ply,
         for (uint32_t i = 0; i < quiets.count; i++) {
             const df_move m = quiets.moves[i];
             if (df_gives_check(b, m) == DF_CHECK_NONE || !df_see_ge(b, m, 0)) continue;
-            df_board child;
-            df_make_move(&child, b, m);
-            const int v = -quiesce(s, &child, -beta, -alpha, ply + 1, false);
-            if (s->stopped) return 0;
-            if (v > best) {
-                best = v;
-                if (v > alpha) {
-                    alpha = v;
-                    if (v >= beta) break;
-                }
-            }
+            if (quiesce_move(s, b, m, &best, &alpha, beta, ply)) return s->stopped ? 0 : best;
         }
     }
     return best;
