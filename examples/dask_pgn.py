@@ -28,6 +28,7 @@ import os
 import sys
 
 import numpy as np
+from dask_outdir import run_checked
 
 
 def save(path, write):
@@ -52,22 +53,6 @@ def partition(index, file_number, path, byte_range, first_game, outdir):
     bad = [(path, game, message) for game, message, _line in p["errors"]]
     bad += [(path, game, reason) for game, reason in p["skipped"]]
     return index, len(p["pieces"]), len(p["errors"]), len(p["skipped"]), sorted(bad)
-
-
-def prepare(outdir, overwrite):
-    """An empty OUTDIR, or a message why not."""
-    if os.path.exists(outdir) and not os.path.isdir(outdir):
-        return "%s is not a directory" % outdir
-    os.makedirs(outdir, exist_ok=True)
-    entries = os.listdir(outdir)
-    if entries and not overwrite:
-        return "%s is not empty (%d entries): give --overwrite to clear it" % (outdir, len(entries))
-    for name in entries:
-        if os.path.isdir(os.path.join(outdir, name)):
-            return "%s holds a directory, %s: not clearing it" % (outdir, name)
-    for name in entries:
-        os.remove(os.path.join(outdir, name))
-    return None
 
 
 def run(args):
@@ -119,26 +104,7 @@ def main(argv=None):
                         help="partitions of each plain file (default 8)")
     parser.add_argument("--overwrite", action="store_true", help="clear a non-empty OUTDIR first")
     args = parser.parse_args(argv)
-    name = os.path.basename(sys.argv[0])
-    for path in args.inputs:
-        try:
-            with open(path, "rb"):
-                pass
-        except OSError as e:
-            print("%s: cannot read %s: %s" % (name, path, e.strerror), file=sys.stderr)
-            return 1
-    problem = prepare(args.outdir, args.overwrite)
-    if problem:
-        print("%s: %s" % (name, problem), file=sys.stderr)
-        return 1
-    try:
-        run(args)
-    except Exception as e:  # a worker's failure, a lost cluster: one line, and no manifest
-        print("%s: failed, %s is incomplete (no manifest.json): %s: %s"
-              % (name, args.outdir, type(e).__name__, str(e).splitlines()[0] if str(e) else ""),
-              file=sys.stderr)
-        return 1
-    return 0
+    return run_checked(run, args, args.inputs)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import os
 import sys
 
 import numpy as np
+from dask_outdir import run_checked
 
 
 def save(path, array):
@@ -65,23 +66,6 @@ def planes_of(lines, index, first_line, outdir, threads):
     save(os.path.join(outdir, "planes-%05d.npy" % index), planes[ok])
     save(os.path.join(outdir, "rows-%05d.npy" % index), np.asarray(numbers, dtype=np.int64)[ok])
     return index, int(ok.sum()), sorted(bad)
-
-
-def prepare(outdir, overwrite):
-    """An empty OUTDIR, or a message why not."""
-    if os.path.exists(outdir) and not os.path.isdir(outdir):
-        return "%s is not a directory" % outdir
-    os.makedirs(outdir, exist_ok=True)
-    entries = os.listdir(outdir)
-    if entries and not overwrite:
-        return "%s is not empty (%d entries): give --overwrite to clear it" % (outdir, len(entries))
-    for name in entries:
-        path = os.path.join(outdir, name)
-        if os.path.isdir(path):
-            return "%s holds a directory, %s: not clearing it" % (outdir, name)
-    for name in entries:
-        os.remove(os.path.join(outdir, name))
-    return None
 
 
 def run(args):
@@ -133,25 +117,7 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=1, help="dirfill threads a partition")
     parser.add_argument("--overwrite", action="store_true", help="clear a non-empty OUTDIR first")
     args = parser.parse_args(argv)
-    name = os.path.basename(sys.argv[0])
-    try:
-        with open(args.input, "rb"):
-            pass
-    except OSError as e:
-        print("%s: cannot read %s: %s" % (name, args.input, e.strerror), file=sys.stderr)
-        return 1
-    problem = prepare(args.outdir, args.overwrite)
-    if problem:
-        print("%s: %s" % (name, problem), file=sys.stderr)
-        return 1
-    try:
-        run(args)
-    except Exception as e:  # a worker's failure, a lost cluster: one line, and no manifest
-        print("%s: failed, %s is incomplete (no manifest.json): %s: %s"
-              % (name, args.outdir, type(e).__name__, str(e).splitlines()[0] if str(e) else ""),
-              file=sys.stderr)
-        return 1
-    return 0
+    return run_checked(run, args, [args.input])
 
 
 if __name__ == "__main__":
