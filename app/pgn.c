@@ -3,7 +3,6 @@
  * are read on threads by the library (df_pgn_read_threaded); each run of games is written into
  * a sink of its own and the sinks are printed in input order. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,50 +32,11 @@ typedef struct {
     const char *file;   /* the file's name, when more than one is read */
 } pgn_options;
 
-/* ---- a growing text buffer ---- */
-
-typedef struct {
-    char *text;
-    size_t len, cap;
-    bool failed;
-} buffer;
-
-static void put(buffer *b, const char *s, size_t n)
-{
-    if (b->failed) return;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 1 << 16;
-        while (cap < b->len + n) cap *= 2;
-        char *grown = realloc(b->text, cap);
-        if (!grown) {
-            b->failed = true;
-            return;
-        }
-        b->text = grown;
-        b->cap = cap;
-    }
-    memcpy(b->text + b->len, s, n);
-    b->len += n;
-}
-
-static void puts_(buffer *b, const char *s) { put(b, s, strlen(s)); }
-
-static void putf(buffer *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(buffer *b, const char *fmt, ...)
-{
-    char text[256];
-    va_list ap;
-    va_start(ap, fmt);
-    const int n = vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    if (n > 0) put(b, text, (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
-}
-
 /* A JSON string of UTF-8 text: valid UTF-8 as it is, control characters escaped, a byte that is
  * no UTF-8 as \u00XX (read as Latin-1, as old PGN files are written). */
-static void put_json_text(buffer *b, const char *s, size_t n)
+static void put_json_text(cmd_text *b, const char *s, size_t n)
 {
-    put(b, "\"", 1);
+    cmd_text_put(b, "\"", 1);
     for (size_t i = 0; i < n;) {
         const unsigned char c = (unsigned char)s[i];
         size_t len = c < 0x80                ? 1
@@ -87,21 +47,21 @@ static void put_json_text(buffer *b, const char *s, size_t n)
         for (size_t k = 1; k < len; k++)
             if (i + k >= n || ((unsigned char)s[i + k] & 0xc0) != 0x80) len = 0;
         if (len > 1) {
-            put(b, s + i, len);
+            cmd_text_put(b, s + i, len);
             i += len;
             continue;
         }
         if (c == '"' || c == '\\') {
             const char esc[2] = {'\\', (char)c};
-            put(b, esc, 2);
+            cmd_text_put(b, esc, 2);
         } else if (c < 0x20 || c >= 0x7f) {
-            putf(b, "\\u%04x", c);
+            cmd_text_putf(b, "\\u%04x", c);
         } else {
-            put(b, s + i, 1);
+            cmd_text_put(b, s + i, 1);
         }
         i++;
     }
-    put(b, "\"", 1);
+    cmd_text_put(b, "\"", 1);
 }
 
 /* ---- a sink: the JSON of a run of games, and the game in progress ---- */
@@ -125,7 +85,7 @@ typedef struct {
 
 typedef struct {
     const pgn_options *o;
-    buffer out;
+    cmd_text out;
     object_start *objects;
     size_t nobjects, objects_cap;
     ply_record *plies;
@@ -145,7 +105,7 @@ static void sink_drop(void *ctx, void *p)
 {
     (void)ctx;
     sink *s = p;
-    free(s->out.text);
+    cmd_text_free(&s->out);
     free(s->objects);
     free(s->plies);
     free(s);
@@ -193,7 +153,7 @@ static void on_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
  * threaded read knows it only then). */
 static void put_game_key(sink *s, const df_pgn_game *g)
 {
-    buffer *b = &s->out;
+    cmd_text *b = &s->out;
     const pgn_options *o = s->o;
     if (s->nobjects == s->objects_cap) {
         const size_t cap = s->objects_cap ? 2 * s->objects_cap : 64;
@@ -207,61 +167,61 @@ static void put_game_key(sink *s, const df_pgn_game *g)
     }
     s->objects[s->nobjects++] = (object_start){g->index, b->len};
     if (o->file) {
-        puts_(b, ", \"file\": ");
+        cmd_text_puts(b, ", \"file\": ");
         put_json_text(b, o->file, strlen(o->file));
     }
 }
 
-static void put_headers(buffer *b, const df_pgn_game *g)
+static void put_headers(cmd_text *b, const df_pgn_game *g)
 {
-    puts_(b, ", \"headers\": {");
+    cmd_text_puts(b, ", \"headers\": {");
     for (uint32_t i = 0; i < g->ntags; i++) {
-        if (i) puts_(b, ", ");
+        if (i) cmd_text_puts(b, ", ");
         put_json_text(b, g->tags[i].name, g->tags[i].name_len);
-        puts_(b, ": ");
+        cmd_text_puts(b, ": ");
         put_json_text(b, g->tags[i].value, g->tags[i].value_len);
     }
-    puts_(b, "}");
+    cmd_text_puts(b, "}");
 }
 
-static void put_eval(buffer *b, const ply_record *r)
+static void put_eval(cmd_text *b, const ply_record *r)
 {
     if (r->eval_kind == DF_PGN_EVAL_MATE)
-        putf(b, "\"#%d\"", r->mate);
+        cmd_text_putf(b, "\"#%d\"", r->mate);
     else if (r->eval_kind == DF_PGN_EVAL_PAWNS)
-        putf(b, "%.15g", r->pawns);
+        cmd_text_putf(b, "%.15g", r->pawns);
     else
-        puts_(b, "null");
+        cmd_text_puts(b, "null");
 }
 
-static void put_clock(buffer *b, const ply_record *r)
+static void put_clock(cmd_text *b, const ply_record *r)
 {
     if (r->has_clock)
-        putf(b, "%.10g", r->clock);
+        cmd_text_putf(b, "%.10g", r->clock);
     else
-        puts_(b, "null");
+        cmd_text_puts(b, "null");
 }
 
 /* A list of the plies' fields: uci, san, eval or clock. */
-static void put_list(buffer *b, const sink *s, const char *key, int what)
+static void put_list(cmd_text *b, const sink *s, const char *key, int what)
 {
-    putf(b, ", \"%s\": [", key);
+    cmd_text_putf(b, ", \"%s\": [", key);
     for (uint32_t i = 0; i < s->nplies; i++) {
         const ply_record *r = &s->plies[i];
-        if (i) puts_(b, ", ");
-        if (what == 0) putf(b, "\"%s\"", r->uci);
-        if (what == 1) putf(b, "\"%s\"", r->san);
+        if (i) cmd_text_puts(b, ", ");
+        if (what == 0) cmd_text_putf(b, "\"%s\"", r->uci);
+        if (what == 1) cmd_text_putf(b, "\"%s\"", r->san);
         if (what == 2) put_eval(b, r);
         if (what == 3) put_clock(b, r);
     }
-    puts_(b, "]");
+    cmd_text_puts(b, "]");
 }
 
 static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
 {
     sink *s = ctx;
     const pgn_options *o = s->o;
-    buffer *b = &s->out;
+    cmd_text *b = &s->out;
     s->games++;
     s->errors += g->error != NULL;
     s->skipped += g->skipped != NULL;
@@ -273,18 +233,18 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
     }
     if (g->skipped) {
         put_game_key(s, g);
-        puts_(b, ", \"skipped\": ");
+        cmd_text_puts(b, ", \"skipped\": ");
         put_json_text(b, g->skipped, strlen(g->skipped));
-        puts_(b, "}\n");
+        cmd_text_puts(b, "}\n");
         return DF_PGN_READ;
     }
     if (g->error) {
         put_game_key(s, g);
-        puts_(b, ", \"error\": ");
+        cmd_text_puts(b, ", \"error\": ");
         put_json_text(b, g->error, strlen(g->error));
-        putf(b, ", \"line\": %llu", (unsigned long long)g->error_line);
+        cmd_text_putf(b, ", \"line\": %llu", (unsigned long long)g->error_line);
         put_headers(b, g);
-        puts_(b, "}\n");
+        cmd_text_puts(b, "}\n");
         return DF_PGN_READ;
     }
     const char *result = df_result_string(g->result);
@@ -297,19 +257,20 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
         for (uint32_t i = 0; i < s->nplies; i++) {
             const ply_record *r = &s->plies[i];
             put_game_key(s, g);
-            putf(b,
-                 ", \"ply\": %u, \"fen\": \"%s\", \"uci\": \"%s\", \"san\": \"%s\", \"result\": "
-                 "\"%s\"",
-                 i, r->fen, r->uci, r->san, result);
+            cmd_text_putf(
+                b,
+                ", \"ply\": %u, \"fen\": \"%s\", \"uci\": \"%s\", \"san\": \"%s\", \"result\": "
+                "\"%s\"",
+                i, r->fen, r->uci, r->san, result);
             if (r->eval_kind != DF_PGN_EVAL_NONE) {
-                puts_(b, ", \"eval\": ");
+                cmd_text_puts(b, ", \"eval\": ");
                 put_eval(b, r);
             }
             if (r->has_clock) {
-                puts_(b, ", \"clock\": ");
+                cmd_text_puts(b, ", \"clock\": ");
                 put_clock(b, r);
             }
-            puts_(b, "}\n");
+            cmd_text_puts(b, "}\n");
         }
         return DF_PGN_READ;
     }
@@ -317,13 +278,13 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
     put_game_key(s, g);
     put_headers(b, g);
     df_fen_format(fen, sizeof fen, &g->start, DF_FEN_STANDARD);
-    putf(b, ", \"start\": \"%s\"", fen);
+    cmd_text_putf(b, ", \"start\": \"%s\"", fen);
     put_list(b, s, "uci", 0);
     put_list(b, s, "san", 1);
     if (evals) put_list(b, s, "eval", 2);
     if (clocks) put_list(b, s, "clock", 3);
     df_fen_format(fen, sizeof fen, &g->board, DF_FEN_STANDARD);
-    putf(b, ", \"result\": \"%s\", \"end\": \"%s\"}\n", result, fen);
+    cmd_text_putf(b, ", \"result\": \"%s\", \"end\": \"%s\"}\n", result, fen);
     return DF_PGN_READ;
 }
 

@@ -12,6 +12,20 @@
 /* Exit statuses: 1 bad input or output error, 2 usage (options, backend). */
 enum { EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
 
+/* ---- A growing text (text.c) ---- */
+
+/* Text that grows as it is written, always NUL-terminated; failed once memory ran out, after
+ * which every write is dropped (and returns false). {0} is an empty one. */
+typedef struct cmd_text {
+    char *text;
+    size_t len, cap;
+    bool failed;
+} cmd_text;
+bool cmd_text_put(cmd_text *t, const char *s, size_t n);
+bool cmd_text_puts(cmd_text *t, const char *s);
+bool cmd_text_putf(cmd_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cmd_text_free(cmd_text *t);
+
 /* ---- Options (options.c) ---- */
 
 /* Prints "dirfill[ cmd]: <message>" on stderr and returns EXIT_USAGE. */

@@ -2,18 +2,13 @@
 /* Random games written as PGN (pgngen.h). */
 #include "pgngen.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "splitmix64.h"
 
-void pgngen_text_free(pgngen_text *t)
-{
-    free(t->text);
-    memset(t, 0, sizeof *t);
-}
+void pgngen_text_free(pgngen_text *t) { cmd_text_free(t); }
 
 void pgngen_truth_free(pgngen_truth *g)
 {
@@ -25,50 +20,21 @@ void pgngen_truth_free(pgngen_truth *g)
     memset(g, 0, sizeof *g);
 }
 
-static bool put(pgngen_text *t, const char *s, size_t n)
-{
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 1 << 16;
-        while (cap < t->len + n + 1) cap *= 2;
-        char *grown = realloc(t->text, cap);
-        if (!grown) return false;
-        t->text = grown;
-        t->cap = cap;
-    }
-    memcpy(t->text + t->len, s, n);
-    t->len += n;
-    t->text[t->len] = 0;
-    return true;
-}
-
-static bool puts_(pgngen_text *t, const char *s) { return put(t, s, strlen(s)); }
-
-static bool putf(pgngen_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool putf(pgngen_text *t, const char *fmt, ...)
-{
-    char text[512];
-    va_list ap;
-    va_start(ap, fmt);
-    const int n = vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    return n >= 0 && put(t, text, (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
-}
-
 /* One in `in` chance. */
 static bool chance(uint64_t *rng, unsigned in) { return splitmix64_next(rng) % in == 0; }
 
 /* White space between tokens: a space mostly, in SPACING style also breaks and tabs. */
 static bool gap(pgngen_text *t, uint64_t *rng, unsigned style)
 {
-    if (!(style & PGNGEN_SPACING)) return puts_(t, " ");
+    if (!(style & PGNGEN_SPACING)) return cmd_text_puts(t, " ");
     static const char *const gaps[] = {" ", " ", " ", "\n", "  ", "\t", "\r\n", " \n "};
-    return putf(t, "%s", gaps[splitmix64_next(rng) % 8]);
+    return cmd_text_putf(t, "%s", gaps[splitmix64_next(rng) % 8]);
 }
 
 /* A side line of a few random moves from b (not made on the main line), nested now and then. */
 static bool variation(pgngen_text *t, uint64_t *rng, const df_board *b, unsigned style, int depth)
 {
-    bool ok = puts_(t, "(");
+    bool ok = cmd_text_puts(t, "(");
     df_board cur = *b;
     const int n = 1 + (int)(splitmix64_next(rng) % 5);
     for (int i = 0; i < n && ok; i++) {
@@ -79,13 +45,13 @@ static bool variation(pgngen_text *t, uint64_t *rng, const df_board *b, unsigned
         char san[DF_SAN_MAX];
         df_move_to_san(san, &cur, m);
         if (i == 0 || cur.stm == DF_WHITE)
-            ok = putf(t, "%u%s ", cur.fullmove, cur.stm == DF_WHITE ? "." : "...");
-        ok = ok && putf(t, "%s ", san);
-        if (chance(rng, 3)) ok = ok && puts_(t, "{a side comment (with parens) } ");
+            ok = cmd_text_putf(t, "%u%s ", cur.fullmove, cur.stm == DF_WHITE ? "." : "...");
+        ok = ok && cmd_text_putf(t, "%s ", san);
+        if (chance(rng, 3)) ok = ok && cmd_text_puts(t, "{a side comment (with parens) } ");
         if (depth < 3 && chance(rng, 4)) ok = ok && variation(t, rng, &cur, style, depth + 1);
         df_make_move(&cur, &cur, m);
     }
-    return ok && puts_(t, ") ");
+    return ok && cmd_text_puts(t, ") ");
 }
 
 static bool grow(pgngen_truth *g, uint32_t cap)
@@ -130,62 +96,68 @@ bool pgngen_game(pgngen_text *out, uint64_t *rng, const df_board *start, bool ch
     const df_outcome o = df_outcome_of(&b, NULL, false);
     g->result = o.termination ? o.result : (df_result)(splitmix64_next(rng) % 4);
 
-    bool ok =
-        putf(out,
-             "[Event \"dirfill generated \\\"playout\\\"\"]\n[Site \"?\"]\n"
-             "[Round \"%llu\"]\n[White \"W\\\\%llu\"]\n[Black \"Blåck\"]\n"
-             "[Result \"%s\"]\n",
-             (unsigned long long)index, (unsigned long long)index, df_result_string(g->result));
+    bool ok = cmd_text_putf(out,
+                            "[Event \"dirfill generated \\\"playout\\\"\"]\n[Site \"?\"]\n"
+                            "[Round \"%llu\"]\n[White \"W\\\\%llu\"]\n[Black \"Blåck\"]\n"
+                            "[Result \"%s\"]\n",
+                            (unsigned long long)index, (unsigned long long)index,
+                            df_result_string(g->result));
     char fen[DF_FEN_MAX];
     df_fen_format(fen, sizeof fen, start, DF_FEN_STANDARD);
-    if (chess960) ok = ok && puts_(out, "[Variant \"Chess960\"]\n");
+    if (chess960) ok = ok && cmd_text_puts(out, "[Variant \"Chess960\"]\n");
     if (strcmp(fen, DF_FEN_START) || chess960)
-        ok = ok && putf(out, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
-    ok = ok && puts_(out, "\n");
+        ok = ok && cmd_text_putf(out, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
+    ok = ok && cmd_text_puts(out, "\n");
     if ((style & PGNGEN_COMMENTS) && chance(rng, 3))
-        ok = ok && puts_(out, "{ before the moves }\n");
+        ok = ok && cmd_text_puts(out, "{ before the moves }\n");
     b = *start;
     for (uint32_t i = 0; i < plies && ok; i++) {
         const df_move m = g->moves[i];
         if (b.stm == DF_WHITE)
-            ok = putf(out, (style & PGNGEN_SPACING) && chance(rng, 3) ? "%u." : "%u. ", b.fullmove);
+            ok = cmd_text_putf(out, (style & PGNGEN_SPACING) && chance(rng, 3) ? "%u." : "%u. ",
+                               b.fullmove);
         else if (i == 0 || ((style & PGNGEN_SPACING) && chance(rng, 4)))
-            ok = putf(out, "%u... ", b.fullmove);
+            ok = cmd_text_putf(out, "%u... ", b.fullmove);
         char san[DF_SAN_MAX];
         df_move_to_san(san, &b, m);
         if ((style & PGNGEN_SPACING) && df_move_kind_of(m) == DF_MOVE_CASTLING && chance(rng, 2))
             for (char *c = san; *c; c++)
                 if (*c == 'O') *c = '0';
-        ok = ok && put(out, san, strlen(san));
+        ok = ok && cmd_text_put(out, san, strlen(san));
         if ((style & PGNGEN_SUFFIXES) && chance(rng, 8)) {
             static const char *const s[] = {"!", "?", "!!", "??", "!?", "?!"};
-            ok = ok && putf(out, "%s", s[splitmix64_next(rng) % 6]);
+            ok = ok && cmd_text_putf(out, "%s", s[splitmix64_next(rng) % 6]);
         }
         ok = ok && gap(out, rng, style);
         if ((style & PGNGEN_NAGS) && chance(rng, 10))
-            ok = ok && putf(out, "$%u ", (unsigned)(splitmix64_next(rng) % 140));
+            ok = ok && cmd_text_putf(out, "$%u ", (unsigned)(splitmix64_next(rng) % 140));
         if (g->eval_kind[i] || g->clock[i] >= 0) {
-            ok = ok && puts_(out, "{");
-            if (chance(rng, 2)) ok = ok && puts_(out, " text ");
-            if (g->eval_kind[i] == 1) ok = ok && putf(out, "[%%eval %.2f]", (double)g->pawns[i]);
-            if (g->eval_kind[i] == 2) ok = ok && putf(out, " [%%eval #%d]", (int)g->mate[i]);
+            ok = ok && cmd_text_puts(out, "{");
+            if (chance(rng, 2)) ok = ok && cmd_text_puts(out, " text ");
+            if (g->eval_kind[i] == 1)
+                ok = ok && cmd_text_putf(out, "[%%eval %.2f]", (double)g->pawns[i]);
+            if (g->eval_kind[i] == 2)
+                ok = ok && cmd_text_putf(out, " [%%eval #%d]", (int)g->mate[i]);
             if (g->clock[i] >= 0) {
                 const int c = (int)g->clock[i];
-                ok = ok && putf(out, " [%%clk %d:%02d:%02d] ", c / 3600, c / 60 % 60, c % 60);
+                ok = ok &&
+                     cmd_text_putf(out, " [%%clk %d:%02d:%02d] ", c / 3600, c / 60 % 60, c % 60);
             }
-            ok = ok && puts_(out, "}") && gap(out, rng, style);
+            ok = ok && cmd_text_puts(out, "}") && gap(out, rng, style);
         }
-        if ((style & PGNGEN_COMMENTS) && chance(rng, 15)) ok = ok && puts_(out, "; a remark\n");
-        if ((style & PGNGEN_COMMENTS) && chance(rng, 40)) ok = ok && puts_(out, "\n%escaped\n");
+        if ((style & PGNGEN_COMMENTS) && chance(rng, 15))
+            ok = ok && cmd_text_puts(out, "; a remark\n");
+        if ((style & PGNGEN_COMMENTS) && chance(rng, 40))
+            ok = ok && cmd_text_puts(out, "\n%escaped\n");
         if ((style & PGNGEN_VARIATIONS) && chance(rng, 7))
             ok = ok && variation(out, rng, &b, style, 0);
         df_make_move(&b, &b, m);
     }
-    ok = ok && putf(out, "%s\n\n",
-                    results[g->result == DF_RESULT_WHITE_WINS   ? 0
-                            : g->result == DF_RESULT_BLACK_WINS ? 1
-                            : g->result == DF_RESULT_DRAW       ? 2
-                                                                : 3]);
+    ok = ok && cmd_text_putf(out, "%s\n\n",
+                             results[g->result == DF_RESULT_WHITE_WINS   ? 0
+                                     : g->result == DF_RESULT_BLACK_WINS ? 1
+                                     : g->result == DF_RESULT_DRAW       ? 2
+                                                                         : 3]);
     if (!truth) pgngen_truth_free(&local);
     return ok;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cmdline.h"
 #include "dirfill.h"
 
 enum {
@@ -37,10 +38,7 @@ typedef struct pgngen_truth {
 } pgngen_truth;
 
 /* A growing text. */
-typedef struct pgngen_text {
-    char *text;
-    size_t len, cap;
-} pgngen_text;
+typedef cmd_text pgngen_text; /* the games' text, NUL-terminated */
 
 void pgngen_text_free(pgngen_text *t);
 void pgngen_truth_free(pgngen_truth *g);

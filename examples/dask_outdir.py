@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """What examples/dask_planes.py and examples/dask_pgn.py share on the client side: readable
-inputs, an empty OUTDIR (or cleared with --overwrite), and a failed run said in one line with
-no manifest. (The tasks that run on workers stay in each script: a worker imports the script's
+inputs, an empty OUTDIR (or cleared with --overwrite), the cluster's client, and a failed run
+said in one line with no manifest. (The tasks that run on workers stay in each script: a worker imports the script's
 functions by value, not this module.)"""
 import os
 import sys
@@ -21,6 +21,17 @@ def prepare(outdir, overwrite):
     for name in entries:
         os.remove(os.path.join(outdir, name))
     return None
+
+
+def client_of(args):
+    """A Dask client of the scheduler at --scheduler, or of a LocalCluster of --workers worker
+    processes on this machine."""
+    from dask.distributed import Client, LocalCluster
+
+    if args.scheduler:
+        return Client(args.scheduler)
+    return Client(LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None))
 
 
 def run_checked(run, args, inputs):

@@ -28,7 +28,7 @@ import os
 import sys
 
 import numpy as np
-from dask_outdir import run_checked
+from dask_outdir import client_of, run_checked
 
 
 def save(path, write):
@@ -57,7 +57,6 @@ def partition(index, file_number, path, byte_range, first_game, outdir):
 
 def run(args):
     import dask
-    from dask.distributed import Client, LocalCluster
 
     import dirfill
 
@@ -69,12 +68,7 @@ def run(args):
             parts.append((number, path, None, 0))
         else:
             parts += [(number, path, (s, e), g) for s, e, g in dirfill.pgn_split(path, args.parts_per_file)]
-    if args.scheduler:
-        client = Client(args.scheduler)
-    else:
-        client = Client(LocalCluster(n_workers=args.workers, threads_per_worker=1,
-                                     processes=True, dashboard_address=None))
-    with client:
+    with client_of(args) as client:
         tasks = [dask.delayed(partition)(i, number, path, byte_range, first_game, outdir)
                  for i, (number, path, byte_range, first_game) in enumerate(parts)]
         results = sorted(client.gather(client.compute(tasks)))

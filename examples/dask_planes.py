@@ -27,7 +27,7 @@ import os
 import sys
 
 import numpy as np
-from dask_outdir import run_checked
+from dask_outdir import client_of, run_checked
 
 
 def save(path, array):
@@ -71,17 +71,11 @@ def planes_of(lines, index, first_line, outdir, threads):
 def run(args):
     import dask
     import dask.bag
-    from dask.distributed import Client, LocalCluster
 
     import dirfill
 
     source, outdir = os.path.abspath(args.input), os.path.abspath(args.outdir)
-    if args.scheduler:
-        client = Client(args.scheduler)
-    else:
-        client = Client(LocalCluster(n_workers=args.workers, threads_per_worker=1,
-                                     processes=True, dashboard_address=None))
-    with client:
+    with client_of(args) as client:
         bag = dask.bag.read_text(source, blocksize=args.blocksize, encoding="utf-8",
                                  errors="surrogateescape")
         counts = bag.map_partitions(count_lines).compute()
