@@ -9,6 +9,11 @@
 
 #include "dirfill.h"
 
+/* Castling masks by right, king file and rook file (tables.c): the squares that must be
+ * empty, and by right and king file those that must not be attacked. */
+extern const df_bb df__castle_empty[DF_CASTLE_RIGHTS][8][8];
+extern const df_bb df__castle_safe[DF_CASTLE_RIGHTS][8];
+
 /* The dispatched entries, one line each: X(return type, name, parameters, arguments). The
  * table's fields, each backend's table and the resolving stubs are all made from it. */
 #define DF__BACKEND_ENTRIES(X)                                                                     \

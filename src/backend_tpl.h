@@ -8,6 +8,7 @@
  * then includes this file once. Every entry of DF__BACKEND_ENTRIES is a static k_<entry>. */
 #include "kernels_tpl.h"
 #include "movegen_tpl.h"
+#include "perft_tpl.h"
 #include "planes_tpl.h"
 
 const df__backend DF__BACKEND_SYMBOL = {.name = DF__BACKEND_NAME,

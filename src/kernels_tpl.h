@@ -117,9 +117,9 @@ static void k_attack_maps_batch(df_attack_map *out, const df_board *boards, size
  * legal position, but analysed). */
 /* Inlined into the move generator, which calls it at every node. */
 static inline __attribute__((always_inline)) void
-df__king_safety(df_king_safety_sets *o, const df_board *b, bool discoverers)
+df__king_safety(df_king_safety_sets *o, const df_board *b, df_color us, bool discoverers)
 {
-    const df_color us = df_board_stm(b), them = (df_color)(us ^ 1);
+    const df_color them = (df_color)(us ^ 1);
     const df_bb own = b->color[us], enemy = b->color[them];
     const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
     const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
@@ -135,11 +135,11 @@ df__king_safety(df_king_safety_sets *o, const df_board *b, bool discoverers)
 
 static void k_king_safety(df_king_safety_sets *o, const df_board *b)
 {
-    df__king_safety(o, b, true);
+    df__king_safety(o, b, df_board_stm(b), true);
 }
 static void k_checks_and_pins(df_king_safety_sets *o, const df_board *b)
 {
-    df__king_safety(o, b, false);
+    df__king_safety(o, b, df_board_stm(b), false);
 }
 
 /* Attackers of every square at once (Chess 4.5's ATKTO, the transpose of each piece's

@@ -26,6 +26,7 @@ enum {
 typedef struct {
     df_bb to, src;
     int8_t from, delta, dir, kind;
+    int8_t type; /* the moving piece's type; for G_SLIDER the type of a non-queen */
 } mg_group;
 
 /* At most: the king, 2 castlings, 8 knight jumps, 8 slider directions, 2 groups for each of
@@ -42,8 +43,8 @@ typedef struct {
     df_bb empty;
 } mg_groups;
 
-MG_INLINE void mg_add(mg_groups *G, int kind, df_bb to, df_square from, int delta, int dir,
-                      df_bb src)
+MG_INLINE void mg_add(mg_groups *G, int kind, df_piece_type type, df_bb to, df_square from,
+                      int delta, int dir, df_bb src)
 {
     if (G->count_only) {
         G->count += (uint64_t)df_popcount(to) << (kind == G_PROMO || kind == G_PROMO_FROM ? 2 : 0);
@@ -57,6 +58,7 @@ MG_INLINE void mg_add(mg_groups *G, int kind, df_bb to, df_square from, int delt
     g->delta = (int8_t)delta;
     g->dir = (int8_t)dir;
     g->kind = (int8_t)kind;
+    g->type = (int8_t)type;
 }
 
 /* What the generator knows of a position after its king-safety pass and its fill. */
@@ -65,7 +67,7 @@ typedef struct {
     df_color us, them;
     df_square ksq;
     df_bb own, enemy, occ, empty;
-    df_bb checkers, check_block, pinned;
+    df_bb checkers, check_block, pinned, pinners;
     df_bb danger; /* squares the king may not step on */
     df_bb filter; /* squares the asked-for kinds of move may land on */
     df_bb target; /* squares a non-king move may land on */
@@ -73,10 +75,10 @@ typedef struct {
     df_rays rays; /* our unpinned sliders' attacks by direction */
 } mg_position;
 
-MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds)
+MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds, const df_color us)
 {
     p->b = b;
-    p->us = df_board_stm(b);
+    p->us = us;
     p->them = (df_color)(p->us ^ 1);
     p->own = b->color[p->us];
     p->enemy = b->color[p->them];
@@ -85,10 +87,11 @@ MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds)
     const df_bb king = p->own & b->piece[DF_KING];
     p->ksq = df_lsb(king);
     df_king_safety_sets ks;
-    df__king_safety(&ks, b, false);
+    df__king_safety(&ks, b, us, false);
     p->checkers = ks.checkers;
     p->check_block = ks.check_block;
     p->pinned = ks.pinned;
+    p->pinners = ks.pinners;
 
     const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
     const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
@@ -116,27 +119,27 @@ MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds)
 MG_INLINE void mg_castling(mg_groups *G, const mg_position *p)
 {
     const df_board *b = p->b;
+    const int kf = df_file_of(p->ksq);
+    const df_bb rank = df_rank_bb(df_rank_of(p->ksq));
     unsigned rights = b->castling & df_castle_rights_of(p->us);
     while (rights) {
         const int r = __builtin_ctz(rights);
         rights &= rights - 1;
         const df_square rsq = (df_square)b->castle_rook[r];
-        /* Most often a piece still stands between king and rook: look at that first. */
-        if (p->occ & df_between(p->ksq, rsq)) continue;
-        const df_square kto = df_castle_king_to(r), rto = df_castle_rook_to(r);
-        const df_bb movers = df_square_bb(p->ksq) | df_square_bb(rsq);
-        const df_bb king_path = df_between(p->ksq, kto) | df_square_bb(kto);
-        const df_bb rook_path = df_between(rsq, rto) | df_square_bb(rto);
-        if (p->occ & (king_path | rook_path) & ~movers) continue;
+        if (p->occ & df__castle_empty[r][kf][df_file_of(rsq)]) continue;
+        const df_bb king_path = df__castle_safe[r][kf];
         if (p->danger & king_path) continue;
-        const df_bb occ = p->occ ^ movers;
-        df_bb path = king_path, rank_attack = 0;
-        while (path) {
-            const df_square s = df_pop_lsb(&path);
-            rank_attack |= df_square_ray(s, occ, DF_E) | df_square_ray(s, occ, DF_W);
+        /* Only an enemy rook or queen on the rank can be shielded by the castling rook. */
+        if (p->e_rq & rank) {
+            const df_bb occ = p->occ ^ df_square_bb(p->ksq) ^ df_square_bb(rsq);
+            df_bb path = king_path, rank_attack = 0;
+            while (path) {
+                const df_square s = df_pop_lsb(&path);
+                rank_attack |= df_square_ray(s, occ, DF_E) | df_square_ray(s, occ, DF_W);
+            }
+            if (rank_attack & p->e_rq) continue;
         }
-        if (rank_attack & p->e_rq) continue;
-        mg_add(G, G_CASTLE, df_square_bb(rsq), p->ksq, 0, 0, 0);
+        mg_add(G, G_CASTLE, DF_KING, df_square_bb(rsq), p->ksq, 0, 0, 0);
     }
 }
 
@@ -147,40 +150,52 @@ MG_INLINE void mg_pieces(mg_groups *G, const mg_position *p)
     const df_bb knights = p->own & p->b->piece[DF_KNIGHT] & ~p->pinned;
     if (knights)
         for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
-            mg_add(G, G_DELTA, df_knight_jump(knights, k) & p->target, DF_A1,
+            mg_add(G, G_DELTA, DF_KNIGHT, df_knight_jump(knights, k) & p->target, DF_A1,
                    df_knight_jump_delta(k), 0, 0);
     if (p->u_rq | p->u_bq)
         for (int d = 0; d < DF_DIRS; d++)
-            mg_add(G, G_SLIDER, p->rays.r[d] & p->target, DF_A1, 0, d,
+            mg_add(G, G_SLIDER, df_dir_is_orthogonal((df_dir)d) ? DF_ROOK : DF_BISHOP,
+                   p->rays.r[d] & p->target, DF_A1, 0, d,
                    df_dir_is_orthogonal((df_dir)d) ? p->u_rq : p->u_bq);
 }
 
-/* A pinned piece moves only along its pin line, and never while in check. */
+/* A pinned piece moves only along its pin line, and never while in check: a slider of the
+ * line's kind between the king and its pinner (taking it included), a pawn pushing along a
+ * file or taking its pinner. */
 MG_INLINE void mg_pinned(mg_groups *G, const mg_position *p)
 {
     const df_board *b = p->b;
     const df_bb last = df_relative_rank_bb(p->us, 7), third = df_relative_rank_bb(p->us, 2);
     const df_dir up = df_pawn_push_dir(p->us);
+    const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
+    const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
     df_bb pinned = p->pinned & ~b->piece[DF_KNIGHT];
     while (pinned) {
         const df_square sq = df_pop_lsb(&pinned);
         const df_bb line = df_line(p->ksq, sq), s = df_square_bb(sq);
-        df_bb moves;
         if (df_has(b->piece[DF_PAWN], sq)) {
             const df_bb one = df_shift(s, up) & p->empty & line;
-            moves = (one | (df_shift(one & third, up) & p->empty) |
-                     (df_pawn_table[p->us][sq] & p->enemy & line)) &
-                    p->filter;
-            mg_add(G, G_FROM, moves & ~last, sq, 0, 0, 0);
-            mg_add(G, G_PROMO_FROM, moves & last, sq, 0, 0, 0);
+            const df_bb moves = (one | (df_shift(one & third, up) & p->empty) |
+                                 (df_pawn_table[p->us][sq] & p->enemy & line)) &
+                                p->filter;
+            mg_add(G, G_FROM, DF_PAWN, moves & ~last, sq, 0, 0, 0);
+            mg_add(G, G_PROMO_FROM, DF_PAWN, moves & last, sq, 0, 0, 0);
             continue;
         }
-        moves = 0;
-        if (df_has(b->piece[DF_ROOK] | b->piece[DF_QUEEN], sq))
-            moves |= df_square_rook_attacks(sq, p->occ);
-        if (df_has(b->piece[DF_BISHOP] | b->piece[DF_QUEEN], sq))
-            moves |= df_square_bishop_attacks(sq, p->occ);
-        mg_add(G, G_FROM, moves & line & p->filter, sq, 0, 0, 0);
+        /* The pinner: on the line, with sq between it and the king (the line may hold a
+         * second pinner, on the king's other side). */
+        const bool orth = df_has(df_orthogonal_lines(p->ksq), sq);
+        if (!df_has(orth ? rq : bq, sq)) continue;
+        df_bb pinners = p->pinners & line, moves = 0;
+        while (pinners) {
+            const df_square pinner = df_pop_lsb(&pinners);
+            const df_bb segment = df_between(p->ksq, pinner);
+            if (df_has(segment, sq)) moves = (segment ^ s) | df_square_bb(pinner);
+        }
+        const df_piece_type type = df_has(b->piece[DF_QUEEN], sq) ? DF_QUEEN
+                                   : orth                         ? DF_ROOK
+                                                                  : DF_BISHOP;
+        mg_add(G, G_FROM, type, moves & p->filter, sq, 0, 0, 0);
     }
 }
 
@@ -197,13 +212,13 @@ MG_INLINE void mg_pawns(mg_groups *G, const mg_position *p)
     const df_bb east = df_pawn_east_attacks(pawns, us) & p->enemy & p->target;
     const df_bb west = df_pawn_west_attacks(pawns, us) & p->enemy & p->target;
     const int de = df_pawn_east_delta(us), dw = df_pawn_west_delta(us);
-    mg_add(G, G_DELTA, pushes & ~last, DF_A1, push, 0, 0);
-    mg_add(G, G_PROMO, pushes & last, DF_A1, push, 0, 0);
-    mg_add(G, G_DELTA, two, DF_A1, 2 * push, 0, 0);
-    mg_add(G, G_DELTA, east & ~last, DF_A1, de, 0, 0);
-    mg_add(G, G_PROMO, east & last, DF_A1, de, 0, 0);
-    mg_add(G, G_DELTA, west & ~last, DF_A1, dw, 0, 0);
-    mg_add(G, G_PROMO, west & last, DF_A1, dw, 0, 0);
+    mg_add(G, G_DELTA, DF_PAWN, pushes & ~last, DF_A1, push, 0, 0);
+    mg_add(G, G_PROMO, DF_PAWN, pushes & last, DF_A1, push, 0, 0);
+    mg_add(G, G_DELTA, DF_PAWN, two, DF_A1, 2 * push, 0, 0);
+    mg_add(G, G_DELTA, DF_PAWN, east & ~last, DF_A1, de, 0, 0);
+    mg_add(G, G_PROMO, DF_PAWN, east & last, DF_A1, de, 0, 0);
+    mg_add(G, G_DELTA, DF_PAWN, west & ~last, DF_A1, dw, 0, 0);
+    mg_add(G, G_PROMO, DF_PAWN, west & last, DF_A1, dw, 0, 0);
 }
 
 /* En passant: played on the occupancy, then the king is looked at. That catches the pin on
@@ -223,19 +238,20 @@ MG_INLINE void mg_en_passant(mg_groups *G, const mg_position *p)
              (b->piece[DF_BISHOP] | b->piece[DF_QUEEN])) |
             (df_knight_attacks(king) & p->enemy & b->piece[DF_KNIGHT]) |
             (df_pawn_table[p->us][p->ksq] & p->enemy & b->piece[DF_PAWN] & ~df_square_bb(victim));
-        if (!checks) mg_add(G, G_EN_PASSANT, df_square_bb(ep), from, 0, 0, 0);
+        if (!checks) mg_add(G, G_EN_PASSANT, DF_PAWN, df_square_bb(ep), from, 0, 0, 0);
     }
 }
 
-MG_INLINE void mg_collect(const df_board *b, mg_groups *G, unsigned kinds, const bool count_only)
+MG_INLINE void mg_collect(const df_board *b, mg_groups *G, unsigned kinds, const bool count_only,
+                          const df_color us)
 {
     mg_position p;
-    mg_setup(&p, b, kinds);
+    mg_setup(&p, b, kinds, us);
     G->n = 0;
     G->count_only = count_only;
     G->count = 0;
     G->empty = p.empty;
-    mg_add(G, G_FROM, df_king_table[p.ksq] & ~p.danger & p.filter, p.ksq, 0, 0, 0);
+    mg_add(G, G_FROM, DF_KING, df_king_table[p.ksq] & ~p.danger & p.filter, p.ksq, 0, 0, 0);
     if (df_more_than_one(p.checkers)) return;
     if (!p.checkers && (kinds & DF__GEN_QUIETS)) mg_castling(G, &p);
     mg_pieces(G, &p);
@@ -288,28 +304,13 @@ MG_INLINE void mg_expand(const mg_groups *G, df_move_list *out)
 static void k_generate(const df_board *b, unsigned kinds, df_move_list *out)
 {
     mg_groups G;
-    mg_collect(b, &G, kinds, false);
+    mg_collect(b, &G, kinds, false, df_board_stm(b));
     mg_expand(&G, out);
 }
 
 static uint64_t k_count_legal(const df_board *b)
 {
     mg_groups G;
-    mg_collect(b, &G, DF__GEN_ALL, true);
+    mg_collect(b, &G, DF__GEN_ALL, true, df_board_stm(b));
     return G.count;
-}
-
-static uint64_t k_perft(const df_board *b, int depth)
-{
-    if (depth <= 0) return 1;
-    if (depth == 1) return k_count_legal(b);
-    df_move_list list;
-    k_generate(b, DF__GEN_ALL, &list);
-    uint64_t nodes = 0;
-    for (uint32_t i = 0; i < list.count; i++) {
-        df_board child;
-        df__make_move(&child, b, list.moves[i], false);
-        nodes += k_perft(&child, depth - 1);
-    }
-    return nodes;
 }

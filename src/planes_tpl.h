@@ -37,7 +37,7 @@ static inline void df__planes_of(uint8_t *o, const df_board *b)
     df__attack_map(&m, b, DF_BLACK);
     df__side_planes(o + 64 * DF_PLANE_BLACK, &m);
     df_king_safety_sets ks;
-    df__king_safety(&ks, b, true);
+    df__king_safety(&ks, b, df_board_stm(b), true);
     const df_bb sets[5] = {ks.checkers, ks.pinned, ks.pinners, ks.check_block, ks.discoverers};
     for (int k = 0; k < 5; k++) df__expand(o + 64 * (DF_PLANE_KING_SAFETY + k), sets[k]);
 }

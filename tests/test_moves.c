@@ -135,6 +135,52 @@ static void test_many_moves(void **state)
     assert_int_equal(21, nodes);
 }
 
+/* Perft by the reference: its moves, its make. */
+static uint64_t ref_perft(const df_board *b, int depth)
+{
+    df_move moves[DF_MAX_MOVES];
+    const int n = ref_legal_moves(b, moves);
+    if (depth == 1) return (uint64_t)n;
+    uint64_t nodes = 0;
+    for (int i = 0; i < n; i++) {
+        df_board child;
+        ref_make_move(&child, b, moves[i]);
+        nodes += ref_perft(&child, depth - 1);
+    }
+    return nodes;
+}
+
+/* df_perft, whose inner nodes make children their own way (from the generator's groups, no
+ * key), against the reference's perft on random positions reached in play (standard and
+ * Chess960, castling and en passant among them; depth 3, so that each side makes children)
+ * and on random boards (depth 2: their many queens make wide trees). */
+static void test_perft_against_reference(void **state)
+{
+    (void)state;
+    long positions = 0;
+    uint64_t total = 0;
+    for (long i = 0; i < DFT_ITERATIONS / 10000; i++) {
+        df_board b;
+        if (i & 1)
+            dft_rand_game_position(&b);
+        else {
+            dft_rand_board(&b);
+            if (!df_board_playable(&b)) continue;
+        }
+        const int depth = i & 1 ? 3 : 2;
+        uint64_t nodes;
+        assert_int_equal(DF_OK, df_perft(&nodes, &b, depth));
+        const uint64_t want = ref_perft(&b, depth);
+        if (nodes != want)
+            fail_msg("%s: perft %d %llu, the reference %llu", fen_of(&b), depth,
+                     (unsigned long long)nodes, (unsigned long long)want);
+        positions++;
+        total += nodes;
+    }
+    print_message("%ld positions, %llu nodes\n", positions, (unsigned long long)total);
+    assert_true(positions > DFT_ITERATIONS / 40000 && total > 0);
+}
+
 /* No legal move tree where the side not to move is in check; perft says so. */
 static void test_unplayable(void **state)
 {
@@ -356,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_perft_chess960),
         cmocka_unit_test(test_moves_against_reference),
         cmocka_unit_test(test_many_moves),
+        cmocka_unit_test(test_perft_against_reference),
         cmocka_unit_test(test_unplayable),
         cmocka_unit_test(test_make_move_playouts),
         cmocka_unit_test(test_polyglot_published_keys),

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal template: perft, instantiated once per backend after movegen_tpl.h. It walks the
+ * generator's groups instead of a move list, so that a child is made from what the group
+ * already knows (its origin square and the moving piece's type) rather than decoded from a
+ * move and looked up on the board; the side to move is a constant in each of the two
+ * mutually recursive functions (one per colour); the last ply is counted, not made (bulk
+ * counting). A child board is exactly what df_make_move makes, less what a perft never reads:
+ * the Polyglot key and the move counters are not kept. */
+
+static uint64_t pf_white(const df_board *b, int depth);
+static uint64_t pf_black(const df_board *b, int depth);
+
+/* The child after a normal move or a promotion of a piece of type `type` from -> to, placing
+ * `placed` on to. Whatever stood on to is taken off every set at once, with no look at its
+ * type. */
+MG_INLINE void pf_make(df_board *n, const df_board *b, df_square from, df_square to,
+                       df_piece_type type, df_piece_type placed, const df_color us)
+{
+    const df_color them = (df_color)(us ^ 1);
+    const df_bb f = df_square_bb(from), t = df_square_bb(to);
+    *n = *b;
+    n->color[them] &= ~t;
+    for (int k = 0; k < DF_PIECE_TYPES; k++) n->piece[k] &= ~t;
+    n->color[us] ^= f | t;
+    n->piece[type] ^= f;
+    n->piece[placed] ^= t;
+    n->castling = (uint8_t)(b->castling & ~df__rights_lost(b, from, to, type == DF_KING));
+    n->ep = DF_SQUARE_NONE;
+    if (type == DF_PAWN && (from ^ to) == 16) {
+        const df_square ep = (df_square)((from + to) / 2);
+        if (df_pawn_table[us][ep] & b->piece[DF_PAWN] & b->color[them]) n->ep = (uint8_t)ep;
+    }
+    n->stm = (uint8_t)them;
+}
+
+/* The nodes below b at depth >= 1, us to move. */
+MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us)
+{
+    mg_groups G;
+    if (depth == 1) {
+        mg_collect(b, &G, DF__GEN_ALL, true, us);
+        return G.count;
+    }
+    uint64_t (*const next)(const df_board *, int) = us == DF_WHITE ? pf_black : pf_white;
+    mg_collect(b, &G, DF__GEN_ALL, false, us);
+    uint64_t nodes = 0;
+    df_board child;
+    for (int i = 0; i < G.n; i++) {
+        const mg_group *g = &G.g[i];
+        df_bb to = g->to;
+        while (to) {
+            const df_square t = df_pop_lsb(&to);
+            df_square from = (df_square)g->from;
+            df_piece_type type = (df_piece_type)g->type;
+            switch (g->kind) {
+            case G_DELTA:
+                from = (df_square)((int)t - g->delta);
+                break;
+            case G_SLIDER:
+                from = df_lsb(
+                    df_ray_attacks(df_square_bb(t), G.empty, df_opposite((df_dir)g->dir)) & g->src);
+                if (df_has(b->piece[DF_QUEEN], from)) type = DF_QUEEN;
+                break;
+            case G_EN_PASSANT:
+            case G_CASTLE:
+                df__make_move(
+                    &child, b,
+                    df_move_make(from, t,
+                                 g->kind == G_CASTLE ? DF_MOVE_CASTLING : DF_MOVE_EN_PASSANT,
+                                 DF_PAWN),
+                    false);
+                nodes += next(&child, depth - 1);
+                continue;
+            case G_PROMO:
+            case G_PROMO_FROM:
+                if (g->kind == G_PROMO) from = (df_square)((int)t - g->delta);
+                for (int pt = DF_QUEEN; pt >= DF_KNIGHT; pt--) {
+                    pf_make(&child, b, from, t, DF_PAWN, (df_piece_type)pt, us);
+                    nodes += next(&child, depth - 1);
+                }
+                continue;
+            default:
+                break;
+            }
+            pf_make(&child, b, from, t, type, type, us);
+            nodes += next(&child, depth - 1);
+        }
+    }
+    return nodes;
+}
+
+static uint64_t pf_white(const df_board *b, int depth) { return pf_node(b, depth, DF_WHITE); }
+static uint64_t pf_black(const df_board *b, int depth) { return pf_node(b, depth, DF_BLACK); }
+
+static uint64_t k_perft(const df_board *b, int depth)
+{
+    if (depth <= 0) return 1;
+    return df_board_stm(b) == DF_WHITE ? pf_white(b, depth) : pf_black(b, depth);
+}
