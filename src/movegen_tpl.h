@@ -18,13 +18,13 @@ enum {
     G_DELTA,      /* from = to - delta (pawn pushes and captures, knight jumps) */
     G_PROMO,      /* as G_DELTA, four promotions each */
     G_PROMO_FROM, /* as G_FROM, four promotions each */
-    G_SLIDER,     /* from: the first slider of src met walking from to against direction dir */
+    G_SLIDER,     /* from: the first piece met walking from to against direction dir */
     G_EN_PASSANT, /* one capture from -> to */
     G_CASTLE      /* one castling: the king from -> its rook on to */
 };
 
 typedef struct {
-    df_bb to, src;
+    df_bb to;
     int8_t from, delta, dir, kind;
     int8_t type; /* the moving piece's type; for G_SLIDER the type of a non-queen */
 } mg_group;
@@ -44,7 +44,7 @@ typedef struct {
 } mg_groups;
 
 MG_INLINE void mg_add(mg_groups *G, int kind, df_piece_type type, df_bb to, df_square from,
-                      int delta, int dir, df_bb src)
+                      int delta, int dir)
 {
     if (G->count_only) {
         G->count += (uint64_t)df_popcount(to) << (kind == G_PROMO || kind == G_PROMO_FROM ? 2 : 0);
@@ -53,7 +53,6 @@ MG_INLINE void mg_add(mg_groups *G, int kind, df_piece_type type, df_bb to, df_s
     if (!to) return;
     mg_group *g = &G->g[G->n++];
     g->to = to;
-    g->src = src;
     g->from = (int8_t)from;
     g->delta = (int8_t)delta;
     g->dir = (int8_t)dir;
@@ -143,7 +142,7 @@ MG_INLINE void mg_castling(mg_groups *G, const mg_position *p)
             }
             if (rank_attack & p->e_rq) continue;
         }
-        mg_add(G, G_CASTLE, DF_KING, df_square_bb(rsq), p->ksq, 0, 0, 0);
+        mg_add(G, G_CASTLE, DF_KING, df_square_bb(rsq), p->ksq, 0, 0);
     }
 }
 
@@ -159,12 +158,11 @@ MG_INLINE void mg_pieces(mg_groups *G, const mg_position *p)
     else if (knights)
         for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
             mg_add(G, G_DELTA, DF_KNIGHT, df_knight_jump(knights, k) & p->target, DF_A1,
-                   df_knight_jump_delta(k), 0, 0);
+                   df_knight_jump_delta(k), 0);
     if (p->u_rq | p->u_bq)
         for (int d = 0; d < DF_DIRS; d++)
             mg_add(G, G_SLIDER, df_dir_is_orthogonal((df_dir)d) ? DF_ROOK : DF_BISHOP,
-                   p->rays.r[d] & p->target, DF_A1, 0, d,
-                   df_dir_is_orthogonal((df_dir)d) ? p->u_rq : p->u_bq);
+                   p->rays.r[d] & p->target, DF_A1, 0, d);
 }
 
 /* A pinned piece moves only along its pin line, and never while in check: a slider of the
@@ -186,8 +184,8 @@ MG_INLINE void mg_pinned(mg_groups *G, const mg_position *p)
             const df_bb moves = (one | (df_shift(one & third, up) & p->empty) |
                                  (df_pawn_table[p->us][sq] & p->enemy & line)) &
                                 p->filter;
-            mg_add(G, G_FROM, DF_PAWN, moves & ~last, sq, 0, 0, 0);
-            mg_add(G, G_PROMO_FROM, DF_PAWN, moves & last, sq, 0, 0, 0);
+            mg_add(G, G_FROM, DF_PAWN, moves & ~last, sq, 0, 0);
+            mg_add(G, G_PROMO_FROM, DF_PAWN, moves & last, sq, 0, 0);
             continue;
         }
         /* The pinner: on the line, with sq between it and the king (the line may hold a
@@ -203,7 +201,7 @@ MG_INLINE void mg_pinned(mg_groups *G, const mg_position *p)
         const df_piece_type type = df_has(b->piece[DF_QUEEN], sq) ? DF_QUEEN
                                    : orth                         ? DF_ROOK
                                                                   : DF_BISHOP;
-        mg_add(G, G_FROM, type, moves & p->filter, sq, 0, 0, 0);
+        mg_add(G, G_FROM, type, moves & p->filter, sq, 0, 0);
     }
 }
 
@@ -220,13 +218,13 @@ MG_INLINE void mg_pawns(mg_groups *G, const mg_position *p)
     const df_bb east = df_pawn_east_attacks(pawns, us) & p->enemy & p->target;
     const df_bb west = df_pawn_west_attacks(pawns, us) & p->enemy & p->target;
     const int de = df_pawn_east_delta(us), dw = df_pawn_west_delta(us);
-    mg_add(G, G_DELTA, DF_PAWN, pushes & ~last, DF_A1, push, 0, 0);
-    mg_add(G, G_PROMO, DF_PAWN, pushes & last, DF_A1, push, 0, 0);
-    mg_add(G, G_DELTA, DF_PAWN, two, DF_A1, 2 * push, 0, 0);
-    mg_add(G, G_DELTA, DF_PAWN, east & ~last, DF_A1, de, 0, 0);
-    mg_add(G, G_PROMO, DF_PAWN, east & last, DF_A1, de, 0, 0);
-    mg_add(G, G_DELTA, DF_PAWN, west & ~last, DF_A1, dw, 0, 0);
-    mg_add(G, G_PROMO, DF_PAWN, west & last, DF_A1, dw, 0, 0);
+    mg_add(G, G_DELTA, DF_PAWN, pushes & ~last, DF_A1, push, 0);
+    mg_add(G, G_PROMO, DF_PAWN, pushes & last, DF_A1, push, 0);
+    mg_add(G, G_DELTA, DF_PAWN, two, DF_A1, 2 * push, 0);
+    mg_add(G, G_DELTA, DF_PAWN, east & ~last, DF_A1, de, 0);
+    mg_add(G, G_PROMO, DF_PAWN, east & last, DF_A1, de, 0);
+    mg_add(G, G_DELTA, DF_PAWN, west & ~last, DF_A1, dw, 0);
+    mg_add(G, G_PROMO, DF_PAWN, west & last, DF_A1, dw, 0);
 }
 
 /* En passant: played on the occupancy, then the king is looked at. That catches the pin on
@@ -246,7 +244,7 @@ MG_INLINE void mg_en_passant(mg_groups *G, const mg_position *p)
              (b->piece[DF_BISHOP] | b->piece[DF_QUEEN])) |
             (df_knight_attacks(king) & p->enemy & b->piece[DF_KNIGHT]) |
             (df_pawn_table[p->us][p->ksq] & p->enemy & b->piece[DF_PAWN] & ~df_square_bb(victim));
-        if (!checks) mg_add(G, G_EN_PASSANT, DF_PAWN, df_square_bb(ep), from, 0, 0, 0);
+        if (!checks) mg_add(G, G_EN_PASSANT, DF_PAWN, df_square_bb(ep), from, 0, 0);
     }
 }
 
@@ -259,13 +257,22 @@ MG_INLINE void mg_collect(const df_board *b, mg_groups *G, unsigned kinds, const
     G->count_only = count_only;
     G->count = 0;
     G->empty = p.empty;
-    mg_add(G, G_FROM, DF_KING, df_king_table[p.ksq] & ~p.danger & p.filter, p.ksq, 0, 0, 0);
+    mg_add(G, G_FROM, DF_KING, df_king_table[p.ksq] & ~p.danger & p.filter, p.ksq, 0, 0);
     if (df_more_than_one(p.checkers)) return;
     if (!p.checkers && (kinds & DF__GEN_QUIETS)) mg_castling(G, &p);
     mg_pieces(G, &p);
     if (p.pinned && !p.checkers) mg_pinned(G, &p);
     mg_pawns(G, &p);
     if (b->ep < 64 && (kinds & DF__GEN_CAPTURES)) mg_en_passant(G, &p);
+}
+
+/* The slider of a G_SLIDER group that reaches t: the first piece met walking back from t
+ * (a positive direction grows the index, so walking back down a positive ray meets the
+ * highest square first). */
+MG_INLINE df_square mg_slider_from(const mg_groups *G, const mg_group *g, df_square t)
+{
+    const df_bb behind = df_ray_table[t][df_opposite((df_dir)g->dir)] & ~G->empty;
+    return g->dir < DF_DIRS / 2 ? df_msb(behind) : df_lsb(behind);
 }
 
 /* The moves of the groups, in group order. */
@@ -291,12 +298,9 @@ MG_INLINE void mg_expand(const mg_groups *G, df_move_list *out)
             case G_CASTLE:
                 out->moves[n++] = df_move_make((df_square)g->from, t, DF_MOVE_CASTLING, DF_PAWN);
                 break;
-            case G_SLIDER: {
-                const df_dir back = df_opposite((df_dir)g->dir);
-                const df_bb from = df_ray_attacks(df_square_bb(t), G->empty, back) & g->src;
-                out->moves[n++] = df_move_make(df_lsb(from), t, DF_MOVE_NORMAL, DF_PAWN);
+            case G_SLIDER:
+                out->moves[n++] = df_move_make(mg_slider_from(G, g, t), t, DF_MOVE_NORMAL, DF_PAWN);
                 break;
-            }
             default: {
                 const df_square from =
                     g->kind == G_PROMO ? (df_square)((int)t - g->delta) : (df_square)g->from;

@@ -57,8 +57,7 @@ MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us)
                 from = (df_square)((int)t - g->delta);
                 break;
             case G_SLIDER:
-                from = df_lsb(
-                    df_ray_attacks(df_square_bb(t), G.empty, df_opposite((df_dir)g->dir)) & g->src);
+                from = mg_slider_from(&G, g, t);
                 if (df_has(b->piece[DF_QUEEN], from)) type = DF_QUEEN;
                 break;
             case G_EN_PASSANT:
