@@ -218,6 +218,15 @@ MG_INLINE void mg_pawns(mg_groups *G, const mg_position *p)
     const df_bb east = df_pawn_east_attacks(pawns, us) & p->enemy & p->target;
     const df_bb west = df_pawn_west_attacks(pawns, us) & p->enemy & p->target;
     const int de = df_pawn_east_delta(us), dw = df_pawn_west_delta(us);
+    /* Most positions have no pawn on its seventh rank: then nothing is split (the groups and
+     * their order are the same). */
+    if (!(pawns & df_relative_rank_bb(us, 6))) {
+        mg_add(G, G_DELTA, DF_PAWN, pushes, DF_A1, push, 0);
+        mg_add(G, G_DELTA, DF_PAWN, two, DF_A1, 2 * push, 0);
+        mg_add(G, G_DELTA, DF_PAWN, east, DF_A1, de, 0);
+        mg_add(G, G_DELTA, DF_PAWN, west, DF_A1, dw, 0);
+        return;
+    }
     mg_add(G, G_DELTA, DF_PAWN, pushes & ~last, DF_A1, push, 0);
     mg_add(G, G_PROMO, DF_PAWN, pushes & last, DF_A1, push, 0);
     mg_add(G, G_DELTA, DF_PAWN, two, DF_A1, 2 * push, 0);
