@@ -12,18 +12,23 @@ static uint64_t pf_black(const df_board *b, int depth);
 
 /* The child after a normal move or a promotion of a piece of type `type` from -> to, placing
  * `placed` on to. Whatever stood on to is taken off every set at once, with no look at its
- * type. */
+ * type. Each set is computed from the parent's and written once: a narrow read-modify-write
+ * of a copy just stored wide waits for that store (no store-to-load forwarding when the copy
+ * straddles a cache line; measured: half of perft's time). */
 MG_INLINE void pf_make(df_board *n, const df_board *b, df_square from, df_square to,
                        df_piece_type type, df_piece_type placed, const df_color us)
 {
     const df_color them = (df_color)(us ^ 1);
     const df_bb f = df_square_bb(from), t = df_square_bb(to);
-    *n = *b;
-    n->color[them] &= ~t;
-    for (int k = 0; k < DF_PIECE_TYPES; k++) n->piece[k] &= ~t;
-    n->color[us] ^= f | t;
-    n->piece[type] ^= f;
-    n->piece[placed] ^= t;
+    n->color[us] = b->color[us] ^ (f | t);
+    n->color[them] = b->color[them] & ~t;
+    for (int k = 0; k < DF_PIECE_TYPES; k++)
+        n->piece[k] = (b->piece[k] & ~t) ^ (k == (int)type ? f : 0) ^ (k == (int)placed ? t : 0);
+    n->key = b->key;
+    n->halfmove = b->halfmove;
+    n->fullmove = b->fullmove;
+    n->chess960 = b->chess960;
+    memcpy(n->castle_rook, b->castle_rook, sizeof n->castle_rook);
     n->castling = (uint8_t)(b->castling & ~df__rights_lost(b, from, to, type == DF_KING));
     n->ep = DF_SQUARE_NONE;
     if (type == DF_PAWN && (from ^ to) == 16) {
@@ -44,7 +49,7 @@ MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us)
     uint64_t (*const next)(const df_board *, int) = us == DF_WHITE ? pf_black : pf_white;
     mg_collect(b, &G, DF__GEN_ALL, false, us);
     uint64_t nodes = 0;
-    df_board child;
+    _Alignas(64) df_board child;
     for (int i = 0; i < G.n; i++) {
         const mg_group *g = &G.g[i];
         df_bb to = g->to;
