@@ -38,15 +38,35 @@ MG_INLINE void pf_make(df_board *n, const df_board *b, df_square from, df_square
     n->stm = (uint8_t)them;
 }
 
-/* The nodes below b at depth >= 1, us to move. */
-MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us)
+/* The moves of b's position counted, us to move: the last ply, in functions of their own,
+ * whose prologue and registers are only what counting needs. */
+MG_INLINE uint64_t pf_count(const df_board *b, const df_color us)
 {
     mg_groups G;
-    if (depth == 1) {
-        mg_collect(b, &G, DF__GEN_ALL, true, us);
-        return G.count;
-    }
-    uint64_t (*const next)(const df_board *, int) = us == DF_WHITE ? pf_black : pf_white;
+    mg_collect(b, &G, DF__GEN_ALL, true, us);
+    return G.count;
+}
+static __attribute__((noinline)) uint64_t pf_count_white(const df_board *b)
+{
+    return pf_count(b, DF_WHITE);
+}
+static __attribute__((noinline)) uint64_t pf_count_black(const df_board *b)
+{
+    return pf_count(b, DF_BLACK);
+}
+
+/* The nodes of a child at depth - 1 >= 1, them to move. */
+MG_INLINE uint64_t pf_below(const df_board *child, int depth, const df_color them)
+{
+    if (depth == 2) return them == DF_WHITE ? pf_count_white(child) : pf_count_black(child);
+    return them == DF_WHITE ? pf_white(child, depth - 1) : pf_black(child, depth - 1);
+}
+
+/* The nodes below b at depth >= 2, us to move. */
+MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us)
+{
+    const df_color them = (df_color)(us ^ 1);
+    mg_groups G;
     mg_collect(b, &G, DF__GEN_ALL, false, us);
     uint64_t nodes = 0;
     _Alignas(64) df_board child;
@@ -73,21 +93,21 @@ MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us)
                                  g->kind == G_CASTLE ? DF_MOVE_CASTLING : DF_MOVE_EN_PASSANT,
                                  DF_PAWN),
                     false);
-                nodes += next(&child, depth - 1);
+                nodes += pf_below(&child, depth, them);
                 continue;
             case G_PROMO:
             case G_PROMO_FROM:
                 if (g->kind == G_PROMO) from = (df_square)((int)t - g->delta);
                 for (int pt = DF_QUEEN; pt >= DF_KNIGHT; pt--) {
                     pf_make(&child, b, from, t, DF_PAWN, (df_piece_type)pt, us);
-                    nodes += next(&child, depth - 1);
+                    nodes += pf_below(&child, depth, them);
                 }
                 continue;
             default:
                 break;
             }
             pf_make(&child, b, from, t, type, type, us);
-            nodes += next(&child, depth - 1);
+            nodes += pf_below(&child, depth, them);
         }
     }
     return nodes;
@@ -99,5 +119,6 @@ static uint64_t pf_black(const df_board *b, int depth) { return pf_node(b, depth
 static uint64_t k_perft(const df_board *b, int depth)
 {
     if (depth <= 0) return 1;
+    if (depth == 1) return k_count_legal(b);
     return df_board_stm(b) == DF_WHITE ? pf_white(b, depth) : pf_black(b, depth);
 }
