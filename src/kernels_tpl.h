@@ -11,7 +11,8 @@
  *                                       df_bb occ_diag);
  *       see king_scans_tpl.h
  *
- * and optionally its own king scans (king_scans_tpl.h) and its own attack map (defining
+ * and optionally its own king scans (king_scans_tpl.h), its own slider move count (defining
+ * DF__HAVE_RAYS_COUNT, see df__rays_count below) and its own attack map (defining
  * DF__HAVE_ATTACK_MAP and static inline void df__attack_map(df_attack_map *, const df_board *,
  * df_color), equal to the one below). The including file is the only one
  * compiled with its ISA flags, so every kernel below inlines these primitives. Generators go
@@ -20,6 +21,20 @@
 #include "backend.h"
 #include "bitslice.h"
 #include "king_scans_tpl.h"
+
+/* The moves of sliders counted: the sum over the eight rays of orth and diag through empty
+ * of the squares of target they reach (perft's last ply). A backend may define
+ * DF__HAVE_RAYS_COUNT and its own, that counts without a round trip through memory. */
+#ifndef DF__HAVE_RAYS_COUNT
+static inline uint64_t df__rays_count(df_bb orth, df_bb diag, df_bb empty, df_bb target)
+{
+    df_rays rays;
+    df__rays_of(&rays, orth, diag, empty);
+    uint64_t n = 0;
+    for (int d = 0; d < DF_DIRS; d++) n += (uint64_t)df_popcount(rays.r[d] & target);
+    return n;
+}
+#endif
 
 static void k_slider_rays(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
 {

@@ -71,7 +71,6 @@ typedef struct {
     df_bb filter; /* squares the asked-for kinds of move may land on */
     df_bb target; /* squares a non-king move may land on */
     df_bb u_rq, u_bq, e_rq;
-    df_rays rays; /* our unpinned sliders' attacks by direction */
 } mg_position;
 
 MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds, const df_color us)
@@ -98,7 +97,6 @@ MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds, const
     p->u_bq = p->own & bq & ~p->pinned;
     p->e_rq = p->enemy & rq;
     df_rays enemy_rays;
-    df__rays_of(&p->rays, p->u_rq, p->u_bq, p->empty);
     df__rays_of(&enemy_rays, p->e_rq, p->enemy & bq, p->empty | king);
     /* Knights and king from their tables: fewer operations than set-wise jumps for the
      * usual two knights at most, and one king. */
@@ -159,10 +157,16 @@ MG_INLINE void mg_pieces(mg_groups *G, const mg_position *p)
         for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
             mg_add(G, G_DELTA, DF_KNIGHT, df_knight_jump(knights, k) & p->target, DF_A1,
                    df_knight_jump_delta(k), 0);
-    if (p->u_rq | p->u_bq)
-        for (int d = 0; d < DF_DIRS; d++)
-            mg_add(G, G_SLIDER, df_dir_is_orthogonal((df_dir)d) ? DF_ROOK : DF_BISHOP,
-                   p->rays.r[d] & p->target, DF_A1, 0, d);
+    if (!(p->u_rq | p->u_bq)) return;
+    if (G->count_only) {
+        G->count += df__rays_count(p->u_rq, p->u_bq, p->empty, p->target);
+        return;
+    }
+    df_rays rays;
+    df__rays_of(&rays, p->u_rq, p->u_bq, p->empty);
+    for (int d = 0; d < DF_DIRS; d++)
+        mg_add(G, G_SLIDER, df_dir_is_orthogonal((df_dir)d) ? DF_ROOK : DF_BISHOP,
+               rays.r[d] & p->target, DF_A1, 0, d);
 }
 
 /* A pinned piece moves only along its pin line, and never while in check: a slider of the
