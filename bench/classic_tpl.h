@@ -153,6 +153,70 @@ BENCH_RUNNERS(c_attackers, OP_ATTACKERS_TO, {
     }
 })
 
+/* Static exchange evaluation as an engine writes it (a swap list; the attackers of the square
+ * read once, then the sliders along the line each capturer leaves looked up again through
+ * the new occupancy), on this method's lookups. Same values and rules as df_see: a king
+ * takes only when nothing then attacks it, a promotion stays a pawn in the exchange. */
+static inline df_bb classic_attackers(const df_board *b, df_square sq, df_bb occ)
+{
+    const df_bb pawns = b->piece[DF_PAWN];
+    return ((df_pawn_table[DF_WHITE][sq] & pawns & b->color[DF_BLACK]) |
+            (df_pawn_table[DF_BLACK][sq] & pawns & b->color[DF_WHITE]) |
+            (df_knight_table[sq] & b->piece[DF_KNIGHT]) | (df_king_table[sq] & b->piece[DF_KING]) |
+            (classic_rook(sq, occ) & (b->piece[DF_ROOK] | b->piece[DF_QUEEN])) |
+            (classic_bishop(sq, occ) & (b->piece[DF_BISHOP] | b->piece[DF_QUEEN]))) &
+           occ;
+}
+
+static inline int classic_see(const df_board *b, df_move m)
+{
+    if (df_move_kind_of(m) == DF_MOVE_CASTLING) return 0;
+    const df_square from = df_move_from(m), to = df_move_to(m);
+    const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
+    const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
+    int side = (b->stm & 1) ^ 1, gain[66], d = 0;
+    df_bb occ = df_board_occupied(b) ^ df_square_bb(from);
+    if (df_move_kind_of(m) == DF_MOVE_EN_PASSANT) {
+        occ ^= df_square_bb(df_en_passant_victim(to));
+        gain[0] = df_see_value[DF_PAWN];
+    } else {
+        const df_piece_type victim = df_board_type_at(b, to);
+        gain[0] = victim < DF_PIECE_TYPES ? df_see_value[victim] : 0;
+    }
+    int on_square = df_board_type_at(b, from);
+    df_bb attackers = classic_attackers(b, to, occ);
+    for (;;) {
+        const df_bb mine = attackers & b->color[side];
+        if (!mine) break;
+        int type = DF_PAWN;
+        while (!(mine & b->piece[type])) type++;
+        const df_bb piece = mine & b->piece[type] & (0 - (mine & b->piece[type]));
+        const df_bb after = occ ^ piece;
+        df_bb next = attackers;
+        if (df_orthogonal_lines(to) & piece)
+            next |= classic_rook(to, after) & rq;
+        else if (df_diagonal_lines(to) & piece)
+            next |= classic_bishop(to, after) & bq;
+        next &= after;
+        if (type == DF_KING && (next & b->color[side ^ 1])) break;
+        d++;
+        gain[d] = df_see_value[on_square] - gain[d - 1];
+        on_square = type;
+        occ = after;
+        attackers = next;
+        side ^= 1;
+    }
+    for (; d > 0; d--) gain[d - 1] = -(-gain[d - 1] > gain[d] ? -gain[d - 1] : gain[d]);
+    return gain[0];
+}
+
+BENCH_RUNNERS(c_see, OP_SEE, {
+    uint64_t fold = 0;
+    for (uint32_t m = in->move_start[i]; m < in->move_start[i + 1]; m++)
+        fold = fold * 31 + (uint64_t)(int64_t)classic_see(b, in->moves[m]);
+    o[0] = fold;
+})
+
 static const bench_runners CLASSIC_RUNNERS = {
     .throughput = {[OP_SLIDER_RAYS] = c_rays_tp,
                    [OP_SLIDER_RAYS_BOTH] = c_rays_both_tp,
@@ -160,12 +224,14 @@ static const bench_runners CLASSIC_RUNNERS = {
                    [OP_XRAYS] = c_xrays_tp,
                    [OP_ATTACK_MAP] = c_map_tp,
                    [OP_ATTACK_MAPS_BOTH] = c_maps_tp,
-                   [OP_ATTACKERS_TO] = c_attackers_tp},
+                   [OP_ATTACKERS_TO] = c_attackers_tp,
+                   [OP_SEE] = c_see_tp},
     .latency = {[OP_SLIDER_RAYS] = c_rays_lat,
                 [OP_SLIDER_RAYS_BOTH] = c_rays_both_lat,
                 [OP_SLIDER_UNION] = c_union_lat,
                 [OP_XRAYS] = c_xrays_lat,
                 [OP_ATTACK_MAP] = c_map_lat,
                 [OP_ATTACK_MAPS_BOTH] = c_maps_lat,
-                [OP_ATTACKERS_TO] = c_attackers_lat},
+                [OP_ATTACKERS_TO] = c_attackers_lat,
+                [OP_SEE] = c_see_lat},
 };
