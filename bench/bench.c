@@ -25,7 +25,7 @@ const bench_op_info bench_ops[OP_COUNT] = {
     [OP_ATTACKERS_TO] = {"attackers_to", 64, UNIT_POSITION, true},
     [OP_PERFT] = {"perft", 1, UNIT_NODE, true},
     [OP_MAKE_MOVE] = {"make_move", 1, UNIT_MOVE, false},
-    [OP_SEE] = {"see", 1, UNIT_MOVE, false},
+    [OP_SEE] = {"see", 1, UNIT_MOVE, true},
     [OP_PGN] = {"pgn", 1, UNIT_GAME, false},
 };
 const char *const bench_unit_names[4] = {"position", "node", "move", "game"};

@@ -74,7 +74,7 @@ typedef struct bench_op_info {
     const char *name;
     int words; /* 64-bit words of output per position */
     bench_unit unit;
-    bool dispatched; /* runs on the selected backend (make_move and SEE are the same code on all) */
+    bool dispatched; /* runs on the selected backend (make_move is the same code on all) */
 } bench_op_info;
 extern const bench_op_info bench_ops[OP_COUNT];
 extern const char *const bench_unit_names[4];

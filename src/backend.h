@@ -36,6 +36,7 @@ extern const df_bb df__castle_safe[DF_CASTLE_RIGHTS][8];
     X(void, generate, (const df_board *b, unsigned kinds, df_move_list *out), (b, kinds, out))     \
     X(uint64_t, count_legal, (const df_board *b), (b))                                             \
     X(uint64_t, perft, (const df_board *b, int depth), (b, depth))                                 \
+    X(int, see, (const df_board *b, df_move m), (b, m))                                            \
     X(void, attack_planes, (uint8_t * out, const df_board *boards, size_t n), (out, boards, n))
 
 typedef struct df__backend {

@@ -9,6 +9,7 @@
 #include "kernels_tpl.h"
 #include "movegen_tpl.h"
 #include "perft_tpl.h"
+#include "see_tpl.h"
 #include "planes_tpl.h"
 
 const df__backend DF__BACKEND_SYMBOL = {.name = DF__BACKEND_NAME,

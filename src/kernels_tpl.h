@@ -25,6 +25,21 @@
 /* The moves of sliders counted: the sum over the eight rays of orth and diag through empty
  * of the squares of target they reach (perft's last ply). A backend may define
  * DF__HAVE_RAYS_COUNT and its own, that counts without a round trip through memory. */
+/* The rooks and queens (rq) and bishops and queens (bq) that attack sq through occ, from the
+ * backend's one-square kernel. A backend may define DF__HAVE_SLIDER_ATTACKERS and reduce its
+ * vectors in registers. */
+#ifndef DF__HAVE_SLIDER_ATTACKERS
+static inline df_bb df__slider_attackers(df_square sq, df_bb occ, df_bb rq, df_bb bq)
+{
+    df_rays rays;
+    df__square_rays2(&rays, sq, occ, occ);
+    df_bb found = 0;
+    for (int d = 0; d < DF_DIRS; d++)
+        found |= rays.r[d] & (df_dir_is_orthogonal((df_dir)d) ? rq : bq);
+    return found;
+}
+#endif
+
 #ifndef DF__HAVE_RAYS_COUNT
 static inline uint64_t df__rays_count(df_bb orth, df_bb diag, df_bb empty, df_bb target)
 {

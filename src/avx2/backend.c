@@ -119,6 +119,20 @@ static inline simde__m256i df__ray_row(df_square sq, int half)
     return simde_mm256_loadu_si256((const simde__m256i *)&df_ray_table[sq][4 * half]);
 }
 
+/* The sliders attacking sq: its eight rays masked by the kind that moves along each, then
+ * reduced in registers. */
+#define DF__HAVE_SLIDER_ATTACKERS
+static inline df_bb df__slider_attackers(df_square sq, df_bb occ, df_bb rq, df_bb bq)
+{
+    simde__m256i pos = df__ray_row(sq, 0), neg = df__ray_row(sq, 1);
+    df__square_rays_v(&pos, &neg, simde_mm256_set1_epi64x((int64_t)occ));
+    const simde__m256i hit =
+        simde_mm256_and_si256(simde_mm256_or_si256(pos, neg), df__alternate(rq, bq));
+    const simde__m128i q =
+        simde_mm_or_si128(simde_mm256_castsi256_si128(hit), simde_mm256_extracti128_si256(hit, 1));
+    return (df_bb)(simde_mm_cvtsi128_si64(q) | simde_mm_extract_epi64(q, 1));
+}
+
 static inline void df__square_rays2(df_rays *out, df_square sq, df_bb occ_orth, df_bb occ_diag)
 {
     simde__m256i pos = df__ray_row(sq, 0), neg = df__ray_row(sq, 1);

@@ -200,6 +200,15 @@ static inline df_bb df__or8(v8 x)
     return (df_bb)(simde_mm_extract_epi64(q, 0) | simde_mm_extract_epi64(q, 1));
 }
 
+/* The sliders attacking sq: its eight rays masked by the kind that moves along each, then
+ * reduced in registers. */
+#define DF__HAVE_SLIDER_ATTACKERS
+static inline df_bb df__slider_attackers(df_square sq, df_bb occ, df_bb rq, df_bb bq)
+{
+    return df__or8(simde_mm512_and_si512(
+        df__square_rays_v(sq, simde_mm512_set1_epi64((int64_t)occ)), df__alternate(rq, bq)));
+}
+
 static inline void df__pin_scan(df_king_safety_sets *o, df_square ksq, df_bb own, df_bb enemy,
                                 df_bb e_orth, df_bb e_diag)
 {

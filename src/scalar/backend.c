@@ -23,6 +23,13 @@ static inline void df__square_rays2(df_rays *out, df_square sq, df_bb occ_orth, 
             df_square_ray(sq, df_dir_is_orthogonal((df_dir)d) ? occ_orth : occ_diag, (df_dir)d);
 }
 
+/* The sliders attacking sq: the classic per-ray bit scans, unmasked by direction. */
+#define DF__HAVE_SLIDER_ATTACKERS
+static inline df_bb df__slider_attackers(df_square sq, df_bb occ, df_bb rq, df_bb bq)
+{
+    return (df_square_rook_attacks(sq, occ) & rq) | (df_square_bishop_attacks(sq, occ) & bq);
+}
+
 /* On x86-64 two builds: "scalar" with POPCNT (what an engine compiles to; the move generator
  * sums popcounts) and "scalar-baseline" for CPUs without it. Elsewhere one, "scalar". */
 #ifdef DF_BUILD_SCALAR_POPCNT
