@@ -181,13 +181,20 @@ static void test_king_safety_hand_made(void **state)
     }
 }
 
+/* df_attackers_to_all scatters each piece's attacks on sparse boards and reads square by
+ * square on full ones: random boards of both kinds (and game positions) reach both. */
 static void test_square_queries_random(void **state)
 {
     (void)state;
+    long sparse = 0, full = 0;
     for (long i = 0; i < POSITIONS / 4; i++) {
         df_board b;
-        dft_rand_board(&b);
+        if (i % 3 == 2)
+            dft_rand_game_position(&b);
+        else
+            dft_rand_board(&b);
         df_bb occ = df_board_occupied(&b), all[64];
+        *(df_popcount(occ) > 20 ? &full : &sparse) += 1;
         df_attackers_to_all(all, &b);
         for (int sq = 0; sq < 64; sq++)
             DFT_ASSERT_BB(ref_attackers_to(&b, sq, occ), all[sq], "all sq=%d %s", sq, fen_of(&b));
@@ -201,6 +208,8 @@ static void test_square_queries_random(void **state)
                                  df_is_attacked(&b, sq, (df_color)by, occ));
         }
     }
+    print_message("%ld boards of at most 20 pieces, %ld of more\n", sparse, full);
+    assert_true(sparse > 0 && full > 0);
 }
 
 static void test_attacks_square_random(void **state)
