@@ -161,12 +161,7 @@ static void test_perft_against_reference(void **state)
     uint64_t total = 0;
     for (long i = 0; i < DFT_ITERATIONS / 10000; i++) {
         df_board b;
-        if (i & 1)
-            dft_rand_game_position(&b);
-        else {
-            dft_rand_board(&b);
-            if (!df_board_playable(&b)) continue;
-        }
+        if (!dft_rand_playable(&b, i)) continue;
         const int depth = i & 1 ? 3 : 2;
         uint64_t nodes;
         assert_int_equal(DF_OK, df_perft(&nodes, &b, depth));

@@ -13,12 +13,7 @@ static void test_against_reference(void **state)
     long moves = 0, won = 0, lost = 0;
     for (long i = 0; i < DFT_ITERATIONS / 200; i++) {
         df_board b;
-        if (i & 1)
-            dft_rand_game_position(&b);
-        else {
-            dft_rand_board(&b);
-            if (!df_board_playable(&b)) continue;
-        }
+        if (!dft_rand_playable(&b, i)) continue;
         df_move_list list;
         df_generate_legal(&list, &b);
         for (uint32_t k = 0; k < list.count; k++) {

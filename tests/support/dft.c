@@ -247,3 +247,13 @@ void *dft_alloc_at(size_t size, size_t offset, void **base)
     assert_non_null(*base);
     return (char *)*base + offset;
 }
+
+bool dft_rand_playable(df_board *b, long i)
+{
+    if (i & 1) {
+        dft_rand_game_position(b);
+        return true;
+    }
+    dft_rand_board(b);
+    return df_board_playable(b);
+}

@@ -19,7 +19,7 @@
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define DFT_SANITIZED 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                        \
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                         \
     __has_feature(memory_sanitizer)
 #define DFT_SANITIZED 1
 #endif
@@ -42,6 +42,9 @@ void dft_rand_board(df_board *b);
 /* A random position reached by legal play: from a CPW position or a Chess960 start, a random
  * number of random legal moves (castling, en passant and promotions all happen). */
 void dft_rand_game_position(df_board *b);
+/* A playable position: reached in play when i is odd, else a random board; false when that
+ * board is not playable (the caller skips it). */
+bool dft_rand_playable(df_board *b, long i);
 
 /* Prints both boards as 8x8 diagrams side by side, with a context line and the seed. */
 void dft_report_bb(const char *file, int line, const char *what, df_bb expected, df_bb actual,
