@@ -11,8 +11,10 @@ static uint64_t pf_white(const df_board *b, int depth);
 static uint64_t pf_black(const df_board *b, int depth);
 
 /* The child after a normal move or a promotion of a piece of type `type` from -> to, placing
- * `placed` on to. Whatever stood on to is taken off every set at once, with no look at its
- * type. Each set is computed from the parent's and written once: a narrow read-modify-write
+ * `placed` on to, into a board that already holds the parent's other fields (castling rooks,
+ * counters, key: a perft reads none of the last two). Whatever stood on to is taken off every
+ * set at once, with no look at its type. Each set is computed from the parent's and written
+ * once: a narrow read-modify-write
  * of a copy just stored wide waits for that store (no store-to-load forwarding when the copy
  * straddles a cache line; measured: half of perft's time). */
 MG_INLINE void pf_make(df_board *n, const df_board *b, df_square from, df_square to,
@@ -24,11 +26,6 @@ MG_INLINE void pf_make(df_board *n, const df_board *b, df_square from, df_square
     n->color[them] = b->color[them] & ~t;
     for (int k = 0; k < DF_PIECE_TYPES; k++)
         n->piece[k] = (b->piece[k] & ~t) ^ (k == (int)type ? f : 0) ^ (k == (int)placed ? t : 0);
-    n->key = b->key;
-    n->halfmove = b->halfmove;
-    n->fullmove = b->fullmove;
-    n->chess960 = b->chess960;
-    memcpy(n->castle_rook, b->castle_rook, sizeof n->castle_rook);
     n->castling = (uint8_t)(b->castling & ~df__rights_lost(b, from, to, type == DF_KING));
     n->ep = DF_SQUARE_NONE;
     if (type == DF_PAWN && (from ^ to) == 16) {
@@ -62,52 +59,64 @@ MG_INLINE uint64_t pf_below(const df_board *child, int depth, const df_color the
     return them == DF_WHITE ? pf_white(child, depth - 1) : pf_black(child, depth - 1);
 }
 
-/* The nodes below b at depth >= 2, us to move. */
+/* One child made by pf_make, then counted or searched. */
+MG_INLINE uint64_t pf_child(df_board *child, const df_board *b, df_square from, df_square to,
+                            df_piece_type type, df_piece_type placed, int depth, const df_color us)
+{
+    pf_make(child, b, from, to, type, placed, us);
+    return pf_below(child, depth, (df_color)(us ^ 1));
+}
+
+/* The nodes below b at depth >= 2, us to move: a loop over each group's targets per kind of
+ * group, so that how the origin follows is decided once a group. */
 MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us)
 {
-    const df_color them = (df_color)(us ^ 1);
     mg_groups G;
     mg_collect(b, &G, DF__GEN_ALL, false, us);
     uint64_t nodes = 0;
-    _Alignas(64) df_board child;
+    _Alignas(64) df_board child = *b;
     for (int i = 0; i < G.n; i++) {
         const mg_group *g = &G.g[i];
+        const df_piece_type type = (df_piece_type)g->type;
         df_bb to = g->to;
-        while (to) {
-            const df_square t = df_pop_lsb(&to);
-            df_square from = (df_square)g->from;
-            df_piece_type type = (df_piece_type)g->type;
-            switch (g->kind) {
-            case G_DELTA:
-                from = (df_square)((int)t - g->delta);
-                break;
-            case G_SLIDER:
-                from = mg_slider_from(&G, g, t);
-                if (df_has(b->piece[DF_QUEEN], from)) type = DF_QUEEN;
-                break;
-            case G_EN_PASSANT:
-            case G_CASTLE:
-                df__make_move(
-                    &child, b,
-                    df_move_make(from, t,
-                                 g->kind == G_CASTLE ? DF_MOVE_CASTLING : DF_MOVE_EN_PASSANT,
-                                 DF_PAWN),
-                    false);
-                nodes += pf_below(&child, depth, them);
-                continue;
-            case G_PROMO:
-            case G_PROMO_FROM:
-                if (g->kind == G_PROMO) from = (df_square)((int)t - g->delta);
-                for (int pt = DF_QUEEN; pt >= DF_KNIGHT; pt--) {
-                    pf_make(&child, b, from, t, DF_PAWN, (df_piece_type)pt, us);
-                    nodes += pf_below(&child, depth, them);
-                }
-                continue;
-            default:
-                break;
+        switch (g->kind) {
+        case G_FROM:
+            while (to)
+                nodes +=
+                    pf_child(&child, b, (df_square)g->from, df_pop_lsb(&to), type, type, depth, us);
+            break;
+        case G_DELTA:
+            while (to) {
+                const df_square t = df_pop_lsb(&to);
+                nodes +=
+                    pf_child(&child, b, (df_square)((int)t - g->delta), t, type, type, depth, us);
             }
-            pf_make(&child, b, from, t, type, type, us);
-            nodes += pf_below(&child, depth, them);
+            break;
+        case G_SLIDER:
+            while (to) {
+                const df_square t = df_pop_lsb(&to), from = mg_slider_from(&G, g, t);
+                const df_piece_type moved = df_has(b->piece[DF_QUEEN], from) ? DF_QUEEN : type;
+                nodes += pf_child(&child, b, from, t, moved, moved, depth, us);
+            }
+            break;
+        case G_PROMO:
+        case G_PROMO_FROM:
+            while (to) {
+                const df_square t = df_pop_lsb(&to);
+                const df_square from =
+                    g->kind == G_PROMO ? (df_square)((int)t - g->delta) : (df_square)g->from;
+                for (int pt = DF_QUEEN; pt >= DF_KNIGHT; pt--)
+                    nodes += pf_child(&child, b, from, t, DF_PAWN, (df_piece_type)pt, depth, us);
+            }
+            break;
+        default: /* en passant and castling, rare: the library's own make */
+            while (to) {
+                const df_move m = df_move_make(
+                    (df_square)g->from, df_pop_lsb(&to),
+                    g->kind == G_CASTLE ? DF_MOVE_CASTLING : DF_MOVE_EN_PASSANT, DF_PAWN);
+                df__make_move(&child, b, m, false);
+                nodes += pf_below(&child, depth, (df_color)(us ^ 1));
+            }
         }
     }
     return nodes;
