@@ -159,7 +159,16 @@ MG_INLINE void mg_pieces(mg_groups *G, const mg_position *p)
                    df_knight_jump_delta(k), 0);
     if (!(p->u_rq | p->u_bq)) return;
     if (G->count_only) {
-        G->count += df__rays_count(p->u_rq, p->u_bq, p->empty, p->target);
+        const df_bb sliders = p->u_rq | p->u_bq;
+        if (df_more_than_one(sliders)) {
+            G->count += df__rays_count(p->u_rq, p->u_bq, p->empty, p->target);
+            return;
+        }
+        const df_square sq = df_lsb(sliders);
+        df_bb moves = 0;
+        if (p->u_rq) moves |= df_square_rook_attacks(sq, p->occ);
+        if (p->u_bq) moves |= df_square_bishop_attacks(sq, p->occ);
+        G->count += (uint64_t)df_popcount(moves & p->target);
         return;
     }
     df_rays rays;
