@@ -11,8 +11,9 @@
  *                                       df_bb occ_diag);
  *       see king_scans_tpl.h
  *
- * and optionally its own king scans (king_scans_tpl.h), its own slider move count (defining
- * DF__HAVE_RAYS_COUNT, see df__rays_count below) and its own attack map (defining
+ * and optionally its own king scans (king_scans_tpl.h), its own slider attackers of a square
+ * and slider move count (defining DF__HAVE_SLIDER_ATTACKERS, DF__HAVE_RAYS_COUNT: see
+ * df__slider_attackers and df__rays_count below) and its own attack map (defining
  * DF__HAVE_ATTACK_MAP and static inline void df__attack_map(df_attack_map *, const df_board *,
  * df_color), equal to the one below). The including file is the only one
  * compiled with its ISA flags, so every kernel below inlines these primitives. Generators go
@@ -22,9 +23,6 @@
 #include "bitslice.h"
 #include "king_scans_tpl.h"
 
-/* The moves of sliders counted: the sum over the eight rays of orth and diag through empty
- * of the squares of target they reach (perft's last ply). A backend may define
- * DF__HAVE_RAYS_COUNT and its own, that counts without a round trip through memory. */
 /* The rooks and queens (rq) and bishops and queens (bq) that attack sq through occ, from the
  * backend's one-square kernel. A backend may define DF__HAVE_SLIDER_ATTACKERS and reduce its
  * vectors in registers. */
@@ -40,6 +38,9 @@ static inline df_bb df__slider_attackers(df_square sq, df_bb occ, df_bb rq, df_b
 }
 #endif
 
+/* The moves of sliders counted: the sum over the eight rays of orth and diag through empty
+ * of the squares of target they reach (perft's last ply). A backend may define
+ * DF__HAVE_RAYS_COUNT and its own, that counts without a round trip through memory. */
 #ifndef DF__HAVE_RAYS_COUNT
 static inline uint64_t df__rays_count(df_bb orth, df_bb diag, df_bb empty, df_bb target)
 {
@@ -194,21 +195,29 @@ static inline void df__scatter_shifted(df_bb out[64], df_bb targets, int delta)
     }
 }
 
-/* Square by square: the leapers from their tables, the sliders from the one-square kernel.
- * Each output is written once; the scatter below writes each once per attack, and its
- * read-modify-writes of the same words chain through memory (many pieces: slower). */
+/* The pieces of both colours that attack sq with the sliders seeing through occ: leapers
+ * and pawns from their tables, sliders from the one-square kernel (pieces off occ included:
+ * callers with a reduced occupancy mask them). */
+static inline df_bb df__attackers_through(const df_board *b, df_square sq, df_bb occ)
+{
+    const df_bb pawns = b->piece[DF_PAWN];
+    return (df_pawn_table[DF_WHITE][sq] & pawns & b->color[DF_BLACK]) |
+           (df_pawn_table[DF_BLACK][sq] & pawns & b->color[DF_WHITE]) |
+           (df_knight_table[sq] & b->piece[DF_KNIGHT]) | (df_king_table[sq] & b->piece[DF_KING]) |
+           df__slider_attackers(sq, occ, b->piece[DF_ROOK] | b->piece[DF_QUEEN],
+                                b->piece[DF_BISHOP] | b->piece[DF_QUEEN]);
+}
+
+/* Square by square. Each output is written once; the scatter below writes each once per
+ * attack, and its read-modify-writes of the same words chain through memory (many pieces:
+ * slower). */
 static inline void df__attackers_by_square(df_bb out[64], const df_board *b)
 {
-    const df_bb occ = df_board_occupied(b), pawns = b->piece[DF_PAWN];
-    const df_bb wp = pawns & b->color[DF_WHITE], bp = pawns & b->color[DF_BLACK];
-    const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
-    const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
-    for (int s = 0; s < 64; s++) {
-        const df_square sq = (df_square)s;
-        out[sq] = (df_pawn_table[DF_WHITE][sq] & bp) | (df_pawn_table[DF_BLACK][sq] & wp) |
-                  (df_knight_table[sq] & b->piece[DF_KNIGHT]) |
-                  (df_king_table[sq] & b->piece[DF_KING]) | df__slider_attackers(sq, occ, rq, bq);
-    }
+    /* A copy of the board: stores to out may alias it, and would make every square reload
+     * the piece sets. */
+    const df_board board = *b;
+    const df_bb occ = df_board_occupied(&board);
+    for (int s = 0; s < 64; s++) out[s] = df__attackers_through(&board, (df_square)s, occ);
 }
 
 static void k_attackers_to_all(df_bb out[64], const df_board *b)

@@ -14,9 +14,9 @@ static uint64_t pf_black(const df_board *b, int depth);
  * `placed` on to, into a board that already holds the parent's other fields (castling rooks,
  * counters, key: a perft reads none of the last two). Whatever stood on to is taken off every
  * set at once, with no look at its type. Each set is computed from the parent's and written
- * once: a narrow read-modify-write
- * of a copy just stored wide waits for that store (no store-to-load forwarding when the copy
- * straddles a cache line; measured: half of perft's time). */
+ * once: a narrow read-modify-write of a copy just stored wide waits for that store (no
+ * store-to-load forwarding when the copy straddles a cache line; measured: half of perft's
+ * time). */
 MG_INLINE void pf_make(df_board *n, const df_board *b, df_square from, df_square to,
                        df_piece_type type, df_piece_type placed, const df_color us)
 {

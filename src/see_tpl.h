@@ -17,19 +17,6 @@ static inline df_square df__least_valuable(const df_board *b, df_bb set, df_piec
     return DF_SQUARE_NONE;
 }
 
-/* The attackers of to through occ (both colours, on occ); the sliders' from the backend's
- * one-square eight-ray kernel. */
-static inline df_bb df__see_attackers(const df_board *b, df_square to, df_bb occ)
-{
-    const df_bb pawns = b->piece[DF_PAWN];
-    return ((df_pawn_table[DF_WHITE][to] & pawns & b->color[DF_BLACK]) |
-            (df_pawn_table[DF_BLACK][to] & pawns & b->color[DF_WHITE]) |
-            (df_knight_table[to] & b->piece[DF_KNIGHT]) | (df_king_table[to] & b->piece[DF_KING]) |
-            df__slider_attackers(to, occ, b->piece[DF_ROOK] | b->piece[DF_QUEEN],
-                                 b->piece[DF_BISHOP] | b->piece[DF_QUEEN])) &
-           occ;
-}
-
 /* The attackers of to after the piece on sq has left it for to: taking sq off the occupancy
  * changes only slider attacks, looked up again through it. */
 static inline df_bb df__after_leaving(const df_board *b, df_square to, df_bb occ, df_bb attackers)
@@ -57,7 +44,7 @@ static int k_see(const df_board *b, df_move m)
         gain[0] = df_has(enemy, to) ? df_see_value[df_board_type_at(b, to)] : 0;
     }
     df_piece_type on_square = df_board_type_at(b, from); /* a promotion stays a pawn */
-    df_bb attackers = df__see_attackers(b, to, occ);
+    df_bb attackers = df__attackers_through(b, to, occ) & occ;
     int d = 0;
     for (;;) {
         const df_bb mine = attackers & b->color[side];
