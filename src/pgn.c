@@ -290,8 +290,9 @@ static void comment_command(df_pgn_reader *r)
         if (c < end && *c == '#') {
             c++;
             const char *digits = c;
-            if (df__decimal(&c, end, &value) && value == (int32_t)value &&
-                !memchr(digits, '.', (size_t)(c - digits)) &&
+            /* In range before the conversion: a double outside int32_t does not convert. */
+            if (df__decimal(&c, end, &value) && value >= INT32_MIN && value <= INT32_MAX &&
+                value == (int32_t)value && !memchr(digits, '.', (size_t)(c - digits)) &&
                 (c == end || *c == ',' || *c == ' ')) {
                 p->eval_kind = DF_PGN_EVAL_MATE;
                 p->mate = (int32_t)value;

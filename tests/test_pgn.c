@@ -597,14 +597,15 @@ static void test_evals_and_clocks(void **state)
     (void)state;
     static const char pgn[] =
         "1. e4 { [%eval 0.31] [%clk 0:03:00] } e5 {[%eval #-3]} 2. Nf3 {[%clk 1:02:03.5]} "
-        "(2. d4 {[%eval 9.9]}) Nc6 {[%eval -1.25,20]} 3. Bb5 {[%eval junk] [%clk 3:xx]} *";
+        "(2. d4 {[%eval 9.9]}) Nc6 {[%eval -1.25,20]} 3. Bb5 {[%eval junk] [%clk 3:xx]} "
+        "a6 {[%eval #-310000000000]} *";
     ply_list l = {0};
     const df_pgn_visitor v = {NULL, keep_ply, NULL, &l};
     df_pgn_reader *r = df_pgn_reader_new();
     assert_int_equal(DF_OK, df_pgn_feed(r, pgn, sizeof pgn - 1, &v));
     assert_int_equal(DF_OK, df_pgn_finish(r, &v));
     df_pgn_reader_free(r);
-    assert_int_equal(5, l.n);
+    assert_int_equal(6, l.n);
     assert_int_equal(DF_PGN_EVAL_PAWNS, l.plies[0].eval_kind);
     assert_true(l.plies[0].pawns > 0.3099f && l.plies[0].pawns < 0.3101f);
     assert_true(l.plies[0].has_clock && l.plies[0].clock == 180);
@@ -616,6 +617,9 @@ static void test_evals_and_clocks(void **state)
     assert_true(l.plies[3].pawns == -1.25);
     assert_int_equal(DF_PGN_EVAL_NONE, l.plies[4].eval_kind); /* junk is no evaluation */
     assert_false(l.plies[4].has_clock);
+    /* A mate count no int32_t holds is no evaluation (and, under UBSan, no conversion of an
+     * out-of-range double: the fuzzer's find). */
+    assert_int_equal(DF_PGN_EVAL_NONE, l.plies[5].eval_kind);
 }
 
 /* ---- header-only reading and stopping ---- */
