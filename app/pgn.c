@@ -9,7 +9,8 @@
 #include "app.h"
 
 static const char help[] =
-    "usage: dirfill pgn [--json] [--positions] [--chess960] [--threads N] [FILE...]\n"
+    "usage: dirfill pgn [--json] [--positions] [--chess960] [--threads N] [--where EXPR]...\n"
+    "                  [FILE...]\n"
     "\n"
     "Reads chess games in PGN from each FILE in order (standard input without one; a name\n"
     "ending in .zst or .gz is decompressed as it is read), checks and plays every move of each\n"
@@ -22,14 +23,20 @@ static const char help[] =
     "  --chess960    every game is Chess960 (a Variant tag can also say so)\n"
     "  --threads N   read on N threads (0, the default: one per CPU); output stays in input\n"
     "                order\n"
-    "Without --json: one line per FILE: games, positions, errors, skipped, megabytes, seconds,\n"
-    "MB/s. Exit status 1 when a game had an error or a file could not be read, else 0.\n";
+    "  --where EXPR  only games whose tags match: TAG OP VALUE, OP one of = != < <= > >=\n"
+    "                (numbers compare as numbers) ^= (prefix); repeatable, all must hold\n"
+    "                (--where 'WhiteElo>=2000' --where 'TimeControl^=600'); the other games'\n"
+    "                moves are not read, and they are counted as filtered\n"
+    "Without --json: one line per FILE: games, positions, errors, skipped, filtered,\n"
+    "megabytes, seconds, MB/s. Exit status 1 when a game had an error or a file could not be\n"
+    "read, 2 for a malformed option or EXPR, else 0.\n";
 
 typedef struct {
     bool json, positions;
     unsigned flags, threads;
-    uint64_t game_base; /* games of the earlier files */
-    const char *file;   /* the file's name, when more than one is read */
+    const df_pgn_filter *filter; /* --where, or NULL */
+    uint64_t game_base;          /* games of the earlier files */
+    const char *file;            /* the file's name, when more than one is read */
 } pgn_options;
 
 /* A JSON string of UTF-8 text: valid UTF-8 as it is, control characters escaped, a byte that is
@@ -182,6 +189,10 @@ static void put_headers(cmd_text *b, const df_pgn_game *g)
         put_json_text(b, g->tags[i].value, g->tags[i].value_len);
     }
     cmd_text_puts(b, "}");
+    if (g->warning) {
+        cmd_text_puts(b, ", \"warning\": ");
+        put_json_text(b, g->warning, strlen(g->warning));
+    }
 }
 
 static void put_eval(cmd_text *b, const ply_record *r)
@@ -343,7 +354,7 @@ static int read_one(const char *path, pgn_options *o, bool named, uint64_t *game
         sink_open_run, {on_begin, on_ply, on_end, NULL}, sink_deliver, sink_drop, &run};
     df_pgn_stats stats;
     const double start = cmd_seconds();
-    const df_status s = df_pgn_read_threaded(src, o->flags, o->threads, &sinks, &stats);
+    const df_status s = df_pgn_read_threaded(src, o->flags, o->filter, o->threads, &sinks, &stats);
     const double seconds = cmd_seconds() - start;
     *games += stats.games;
     int status = run.errors ? EXIT_BAD_INPUT : 0;
@@ -355,11 +366,11 @@ static int read_one(const char *path, pgn_options *o, bool named, uint64_t *game
     if (run.write_failed) return EXIT_BAD_INPUT; /* cmd_finish_output says why */
     if (!o->json) {
         const double mb = (double)stats.bytes / 1e6;
-        printf("%s: %llu games, %llu positions, %llu errors, %llu skipped, %.1f MB, %.3f s, "
-               "%.1f MB/s\n",
+        printf("%s: %llu games, %llu positions, %llu errors, %llu skipped, %llu filtered, %.1f MB, "
+               "%.3f s, %.1f MB/s\n",
                name, (unsigned long long)run.games, (unsigned long long)run.positions,
-               (unsigned long long)run.errors, (unsigned long long)run.skipped, mb, seconds,
-               seconds > 0 ? mb / seconds : 0.0);
+               (unsigned long long)run.errors, (unsigned long long)run.skipped,
+               (unsigned long long)stats.filtered, mb, seconds, seconds > 0 ? mb / seconds : 0.0);
     }
     return status;
 }
@@ -367,13 +378,19 @@ static int read_one(const char *path, pgn_options *o, bool named, uint64_t *game
 int cmd_pgn(int argc, char **argv, const char *backend)
 {
     (void)backend;
-    pgn_options o = {false, false, DF_PGN_STANDARD, 0, 0, NULL};
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
-    int nfiles = 0;
+    pgn_options o = {false, false, DF_PGN_STANDARD, 0, NULL, 0, NULL};
+    /* files and --where expressions: at most argc of each */
+    const char **files = calloc(2 * (size_t)argc + 1, sizeof *files), **where = files + argc;
+    int nfiles = 0, nwhere = 0;
     if (!files) return cmd_input_error("pgn", "out of memory");
     for (int i = 0; i < argc; i++) {
         const char *value;
-        const int got = cmd_value("pgn", argc, argv, &i, "--threads", &value);
+        int got = cmd_value("pgn", argc, argv, &i, "--where", &value);
+        if (got > 0) {
+            where[nwhere++] = value;
+            continue;
+        }
+        if (got == 0) got = cmd_value("pgn", argc, argv, &i, "--threads", &value);
         if (got < 0) {
             free(files);
             return -got;
@@ -402,11 +419,21 @@ int cmd_pgn(int argc, char **argv, const char *backend)
         free(files);
         return cmd_usage_error("pgn", "--positions writes JSON: give --json too");
     }
+    df_pgn_filter *filter = NULL;
+    char why[DF_PGN_FILTER_ERROR_MAX];
+    const df_status made = df_pgn_filter_new(&filter, where, (size_t)nwhere, why);
+    if (made != DF_OK) {
+        free(files);
+        return made == DF_ERR_ARGUMENT ? cmd_usage_error("pgn", "--where %s", why)
+                                       : cmd_input_error("pgn", "out of memory");
+    }
+    o.filter = nwhere ? filter : NULL;
     if (!nfiles) files[nfiles++] = "-";
     int status = 0;
     uint64_t games = 0;
     for (int i = 0; i < nfiles && !ferror(stdout); i++)
         status |= read_one(files[i], &o, nfiles > 1, &games);
+    df_pgn_filter_free(filter);
     free(files);
     return status;
 }

@@ -841,7 +841,7 @@ static void test_pgn(void **state)
     done(&r);
     /* The summary for people; standard input; compressed files. */
     r = run(ARGS("pgn", a), "", 0, NULL);
-    assert_non_null(strstr(r.out, ": 4 games, 5 positions, 1 errors, 1 skipped,"));
+    assert_non_null(strstr(r.out, ": 4 games, 5 positions, 1 errors, 1 skipped, 0 filtered,"));
     assert_non_null(strstr(r.out, "MB/s\n"));
     done(&r);
     r = run(ARGS("pgn", "--json"), games, sizeof games - 1, NULL);
@@ -892,18 +892,86 @@ static void test_pgn(void **state)
     unlink(gz);
 }
 
+/* dirfill pgn --where: the filter on the tag section (every operator is in test_pgn_real),
+ * numbering over the whole input, the summary's filtered count, files written by other tools
+ * (a byte order mark in each of two files, a game of tags only, a repeated tag's warning), and
+ * a malformed expression: exit 2, named, nothing read. */
+static void test_pgn_where(void **state)
+{
+    (void)state;
+    static const char games[] = "\xef\xbb\xbf[Event \"a\"]\n[WhiteElo \"2100\"]\n[Result \"*\"]\n\n"
+                                "[Event \"b\"]\n[WhiteElo \"1500\"]\n\n1. e4 e5 2. Ke3 *\n\n"
+                                "[Event \"c\"]\n[WhiteElo \"2200\"]\n[White \"x\"]\n"
+                                "[White \"y\"]\n\n1. d4 1-0\n";
+    char a[] = "/tmp/dirfill-cli-where-a-XXXXXX", b[] = "/tmp/dirfill-cli-where-b-XXXXXX";
+    close(mkstemp(a));
+    close(mkstemp(b));
+    write_path(a, games, sizeof games - 1);
+    write_path(b, games, sizeof games - 1);
+    result r = run(ARGS("pgn", "--json", "--where", "WhiteElo>=2000", a, b), "", 0, NULL);
+    assert_int_equal(0, r.status); /* b's illegal move is never read */
+    assert_non_null(strstr(r.out, "{\"game\": 0, \"file\": "));
+    assert_non_null(strstr(r.out, "\"Event\": \"a\", \"WhiteElo\": \"2100\", \"Result\": \"*\"}, "
+                                  "\"start\""));
+    assert_non_null(strstr(r.out, "{\"game\": 2, \"file\": "));
+    assert_non_null(strstr(r.out, "{\"game\": 3, \"file\": ")); /* the second file's BOM too */
+    assert_non_null(strstr(r.out, "{\"game\": 5, \"file\": "));
+    assert_null(strstr(r.out, "\"game\": 1,"));
+    assert_null(strstr(r.out, "\"game\": 4,"));
+    assert_non_null(strstr(r.out,
+                           "\"White\": \"x\"}, \"warning\": \"tag White repeated at line 13: "
+                           "the first value is kept\""));
+    int lines = 0;
+    for (char *save, *line = strtok_r(r.out, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save), lines++)
+        assert_true(json_valid(line, strlen(line)));
+    assert_int_equal(4, lines);
+    done(&r);
+    r = run(ARGS("pgn", "--where=WhiteElo>=2000", "--where", "Event != c", a), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, ": 1 games, 0 positions, 0 errors, 0 skipped, 2 filtered,"));
+    done(&r);
+    r = run(ARGS("pgn", a), "", 0, NULL);
+    assert_int_equal(1, r.status);
+    assert_non_null(strstr(r.out, ": 3 games, 1 positions, 1 errors, 0 skipped, 0 filtered,"));
+    done(&r);
+    static const char *const bad[] = {"WhiteElo", ">=2000", "White Elo>=1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        r = run(ARGS("pgn", "--where", bad[i], "/nonexistent/file.pgn"), "", 0, NULL);
+        assert_int_equal(2, r.status);
+        assert_non_null(strstr(r.err, bad[i]));
+        assert_null(strstr(r.err, "cannot open")); /* nothing read */
+        assert_int_equal(0, strlen(r.out));
+        done(&r);
+    }
+    r = run(ARGS("pgn", a, "--where"), "", 0, NULL);
+    assert_int_equal(2, r.status);
+    done(&r);
+    unlink(a);
+    unlink(b);
+}
+
 int main(void)
 {
     dft_setup_backend();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_analyze_json),          cmocka_unit_test(test_analyze_stdin),
-        cmocka_unit_test(test_analyze_hostile_input), cmocka_unit_test(test_analyze_errors),
-        cmocka_unit_test(test_analyze_people),        cmocka_unit_test(test_backends),
-        cmocka_unit_test(test_help_and_usage),        cmocka_unit_test(test_perft),
-        cmocka_unit_test(test_bench_smoke),           cmocka_unit_test(test_moves),
-        cmocka_unit_test(test_perft_positions),       cmocka_unit_test(test_perft_epd),
-        cmocka_unit_test(test_output_errors),         cmocka_unit_test(test_long_line),
-        cmocka_unit_test(test_strict_options),        cmocka_unit_test(test_pgn),
+        cmocka_unit_test(test_analyze_json),
+        cmocka_unit_test(test_analyze_stdin),
+        cmocka_unit_test(test_analyze_hostile_input),
+        cmocka_unit_test(test_analyze_errors),
+        cmocka_unit_test(test_analyze_people),
+        cmocka_unit_test(test_backends),
+        cmocka_unit_test(test_help_and_usage),
+        cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_bench_smoke),
+        cmocka_unit_test(test_moves),
+        cmocka_unit_test(test_perft_positions),
+        cmocka_unit_test(test_perft_epd),
+        cmocka_unit_test(test_output_errors),
+        cmocka_unit_test(test_long_line),
+        cmocka_unit_test(test_strict_options),
+        cmocka_unit_test(test_pgn),
+        cmocka_unit_test(test_pgn_where),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

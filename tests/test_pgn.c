@@ -282,7 +282,7 @@ static df_status read_file(const char *path, unsigned threads, recorder *all)
     const df_pgn_sinks sinks = {
         open_sink, {rec_begin, rec_ply, rec_end, NULL}, deliver_sink, drop_sink, all};
     df_pgn_stats stats;
-    const df_status s = df_pgn_read_threaded(src, DF_PGN_STANDARD, threads, &sinks, &stats);
+    const df_status s = df_pgn_read_threaded(src, DF_PGN_STANDARD, NULL, threads, &sinks, &stats);
     assert_int_equal(all->games, (long)stats.games);
     df_pgn_source_close(src);
     return s;
@@ -344,7 +344,7 @@ static df_status list_file(const char *path, unsigned threads, game_list *out, c
     assert_int_equal(DF_OK, df_pgn_source_open(&src, path));
     const df_pgn_sinks sinks = {
         list_open, {list_begin, list_ply, list_end, NULL}, list_deliver, list_drop, out};
-    const df_status s = df_pgn_read_threaded(src, DF_PGN_STANDARD, threads, &sinks, NULL);
+    const df_status s = df_pgn_read_threaded(src, DF_PGN_STANDARD, NULL, threads, &sinks, NULL);
     static char why[160];
     snprintf(why, sizeof why, "%s", df_pgn_source_error(src) ? df_pgn_source_error(src) : "");
     if (error) *error = why;
@@ -546,8 +546,8 @@ static void test_rules_and_errors(void **state)
         {"1. e4 { a comment", 1, 1, 0, 0, "inside a comment", 1},
         {"1. e4 ( 1. d4", 1, 1, 0, 0, "inside a variation", 1},
         /* An unclosed comment or variation does not swallow the next game. */
-        {"1. e4 { open\n[Event \"next\"]\n1. d4 *", 2, 1, 0, 1, "unclosed comment", 2},
-        {"1. e4 (1. d4\n[Event \"next\"]\n1. c4 *", 2, 1, 0, 1, "unclosed variation", 2},
+        {"1. e4 { open\n[Event \"next\"]\n1. d4 *", 2, 1, 0, 1, "unclosed comment", 1},
+        {"1. e4 (1. d4\n[Event \"next\"]\n1. c4 *", 2, 1, 0, 1, "unclosed variation", 1},
         {"1. e4 { a comment\n[%clk 0:01:00] } e5 *", 1, 0, 0, 2, NULL, 0},
         /* Junk: NUL bytes and binary, between and inside games. */
         {"\x01\x02\xff junk\n\n[Event \"ok\"]\n1. e4 *", 2, 1, 0, 1, "not SAN", 1},

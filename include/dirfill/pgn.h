@@ -12,11 +12,16 @@
  * stays bounded whatever the input: tags beyond DF_PGN_TAG_BYTES, tokens beyond
  * DF_PGN_TOKEN_MAX or a comment of a gigabyte cost no more.
  *
- * What is read: tag pairs (escapes \" and \\ undone); move numbers (12. 12...); SAN with or
- * without + # and the suffixes ! ? !! !? ?! ??; castling as O-O or 0-0; NAGs ($1); comments
- * {...} and ; to the end of the line; variations (...) nested to any depth (skipped: the
- * reader follows the main line); null moves -- and Z0; % escape lines; the result token. A
- * game ends at its result, at the next game's first tag, or at the end of the input. In a
+ * What is read: a UTF-8 byte order mark at the start of the input (skipped); tag pairs (escapes
+ * \" and \\ undone; a tag name repeated in one section keeps its first value and the game
+ * carries a warning); move numbers (12. 12...); SAN with or without + # and the suffixes ! ? !!
+ * !? ?! ??; castling as O-O or 0-0; NAGs ($1; a '$' without digits is a syntax error);
+ * comments {...} and ; to the end of the line; variations (...) nested to any depth (skipped:
+ * the reader follows the main line); null moves -- and Z0 (suffixes too: --?); % escape lines;
+ * the result token. A game ends at its result, at the next game's first tag, or at the end of
+ * the input. Inside a tag section, a tag line after a blank line starts a new game when the
+ * section already holds the seven roster tags (Event Site Date Round White Black Result) or a
+ * tag of that name: a game with tags and no movetext is a game of no moves. In a
  * comment, [%eval 0.31] or [%eval #-3] and [%clk 0:03:00] give the evaluation and clock of the
  * move the comment follows. The start position is the standard one or the [FEN] tag (with or
  * without [SetUp "1"]); [Variant] Chess960 (also "Fischerandom", "chess 960", any case) or
@@ -25,11 +30,17 @@
  * Errors stop their game only: a syntax error, an unreadable, illegal or ambiguous move, a bad
  * FEN tag, a tag or token too long, more than DF_PGN_PLIES_MAX plies, or the input ending
  * inside a game (a truncated file) is
- * reported at the game's end with its line, ply and token, and reading resumes at the next
- * game. One recovery rule keeps a damaged file from swallowing the rest: inside an unclosed
+ * reported at the game's end with the line of the token that made it bad (a bad FEN: the FEN
+ * tag's line; an unclosed variation or comment: the line of its '(' or '{'), its ply and token,
+ * and reading resumes at the next game. One recovery rule keeps a damaged file from swallowing the rest: inside an unclosed
  * comment or variation, a line that starts with '[' and a letter starts a new game.
  *
- * Thread-safety: a reader belongs to one thread at a time; readers are independent.
+ * A filter (df_pgn_filter, from `TAG OP VALUE` expressions) decides on a game's tag section
+ * whether it is read at all: a game it rejects is scanned for its end only (no move is
+ * resolved), no callback sees it, and it counts as filtered.
+ *
+ * Thread-safety: a reader belongs to one thread at a time; readers are independent. A filter
+ * is read-only once made: many readers and threads may share one.
  */
 #ifndef DIRFILL_PGN_H
 #define DIRFILL_PGN_H
@@ -111,6 +122,8 @@ typedef struct df_pgn_game {
     const char *skipped;    /**< NULL, or why the game was skipped ("variant Crazyhouse") */
     const char *error;      /**< NULL, or what stopped it: "ply 23 \"Nxe5\": illegal move" */
     uint64_t error_line;    /**< with error: 1-based line of the offending token */
+    const char *warning;    /**< NULL, or what was read but not kept: "tag White repeated at
+                                 line 4: the first value is kept" (the first such event) */
 } df_pgn_game;
 
 /** What the reader should do next, as a callback answers. */
@@ -133,11 +146,12 @@ typedef struct df_pgn_visitor {
 
 /** Counts of a reader since its last reset. */
 typedef struct df_pgn_stats {
-    uint64_t games;   /**< games seen */
-    uint64_t errors;  /**< games stopped by an error */
-    uint64_t skipped; /**< games skipped (another variant) */
-    uint64_t plies;   /**< moves replayed */
-    uint64_t bytes;   /**< bytes read */
+    uint64_t games;    /**< games seen, the filtered ones included (they are numbered too) */
+    uint64_t errors;   /**< games stopped by an error */
+    uint64_t skipped;  /**< games skipped (another variant) */
+    uint64_t filtered; /**< games the filter rejected (no callback saw them) */
+    uint64_t plies;    /**< moves replayed */
+    uint64_t bytes;    /**< bytes read */
 } df_pgn_stats;
 
 /** A PGN reader (opaque; about 20 KB). */
@@ -167,6 +181,32 @@ DF_API df_pgn_stats df_pgn_reader_stats(const df_pgn_reader *r);
 DF_API bool df_pgn_reader_between_games(const df_pgn_reader *r);
 /** The value of tag name in g (NULL when absent); *len its bytes. */
 DF_API const char *df_pgn_tag_value(const df_pgn_game *g, const char *name, uint32_t *len);
+
+/* ---- filters: which games to read, decided on the tag section -------------------------- */
+
+/** A conjunction of tag conditions (opaque; read-only once made, shareable between threads). */
+typedef struct df_pgn_filter df_pgn_filter;
+
+/** Room for a filter's error message (df_pgn_filter_new). */
+#define DF_PGN_FILTER_ERROR_MAX 160
+
+/** Makes a filter of n expressions `TAG OP VALUE`, all of which must hold for a game to be
+ *  read. OP is one of = != < <= > >= (numeric when the tag's value and VALUE are both decimal
+ *  numbers, else a byte-wise, case-sensitive comparison) or ^= (VALUE is a prefix). Spaces
+ *  around TAG, OP and VALUE are ignored; a VALUE in double quotes is taken as it stands between
+ *  them. A game without the tag fails every condition on it but !=; a repeated tag is compared
+ *  by its first value (the one the reader keeps). Returns DF_OK, DF_ERR_ARGUMENT for a
+ *  malformed expression (error, when not NULL, names it: DF_PGN_FILTER_ERROR_MAX bytes) or
+ *  DF_ERR_IO when out of memory. n == 0 makes a filter that keeps every game. */
+DF_API df_status df_pgn_filter_new(df_pgn_filter **out, const char *const *exprs, size_t n,
+                                   char *error);
+/** Frees a filter (NULL: nothing). */
+DF_API void df_pgn_filter_free(df_pgn_filter *f);
+/** Whether g's tags satisfy f (NULL keeps every game). */
+DF_API bool df_pgn_filter_matches(const df_pgn_filter *f, const df_pgn_game *g);
+/** Reads only the games f keeps, until the next call (NULL: every game); f must outlive its
+ *  use. A reset keeps the filter. */
+DF_API void df_pgn_reader_set_filter(df_pgn_reader *r, const df_pgn_filter *f);
 
 /* ---- input: files, compressed streams ------------------------------------------------- */
 
@@ -215,7 +255,8 @@ typedef struct df_pgn_sinks {
     void *ctx; /**< handed to open, deliver and drop */
 } df_pgn_sinks;
 
-/** Reads all of src on threads (0: one per CPU; 1: the calling thread alone) with results equal
+/** Reads all of src on threads (0: one per CPU; 1: the calling thread alone), only the games
+ *  filter keeps (NULL: all), with results equal
  *  to a single reader's. The calling thread reads blocks and cuts them where a line that
  *  follows a blank line starts with a tag; each worker reads its run of games with a reader of
  *  its own and checks that the cut was between games (the recovery rule of this file makes a
@@ -225,7 +266,8 @@ typedef struct df_pgn_sinks {
  *  thread at once (an input whose game outgrows a run is read on the calling thread from that
  *  game on). *stats (may be NULL) gets the totals. Returns DF_OK, DF_ERR_IO (src failed; the
  *  games before were delivered) or DF_ERR_INTERRUPTED (deliver or a callback stopped it). */
-DF_API df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned threads,
+DF_API df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags,
+                                      const df_pgn_filter *filter, unsigned threads,
                                       const df_pgn_sinks *sinks, df_pgn_stats *stats);
 
 #ifdef __cplusplus

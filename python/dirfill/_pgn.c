@@ -775,8 +775,8 @@ static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw
     Py_BEGIN_ALLOW_THREADS
         src.save = &_save;
         run.interrupt = dfpy_poll_start(&run.poll, &_save);
-        s = df_pgn_read_threaded(src.source, chess960 ? DF_PGN_CHESS960 : DF_PGN_STANDARD, threads,
-                                 &sinks, &stats);
+        s = df_pgn_read_threaded(src.source, chess960 ? DF_PGN_CHESS960 : DF_PGN_STANDARD, NULL,
+                                 threads, &sinks, &stats);
         src.save = NULL;
     Py_END_ALLOW_THREADS
     PyObject *out = NULL;

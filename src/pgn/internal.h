@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal: what the threaded PGN driver reads of a reader besides the public calls. */
+/* Internal to the PGN reader (src/pgn/): what its files share besides the public calls. */
 #ifndef DF_SRC_PGN_INTERNAL_H
 #define DF_SRC_PGN_INTERNAL_H
 
@@ -14,5 +14,8 @@ void df__pgn_set_next_game(df_pgn_reader *r, uint64_t next);
  * variation, where the recovery rule makes them a new game), so a piece of input may be cut
  * there for another reader. */
 bool df__pgn_cut_ok(const df_pgn_reader *r);
+/* The text of a comment's [%...] command, without "[%" and "]" ("eval 0.31", "clk 0:03:00"):
+ * its evaluation or clock into p (left as it is when the command is neither or malformed). */
+void df__pgn_command(const char *cmd, size_t len, df_pgn_ply *p);
 
 #endif

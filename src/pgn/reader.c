@@ -11,7 +11,7 @@
 
 #include "dirfill.h"
 #include "make_move.h"
-#include "pgn_internal.h"
+#include "internal.h"
 
 /* Where the scanner stands. */
 enum {
@@ -38,6 +38,7 @@ struct df_pgn_reader {
     const char *feed_base; /* the feed's first byte: offsets are counted from it */
     bool line_start;       /* the next byte starts a line */
     bool stopped;
+    uint8_t bom;                /* bytes of a UTF-8 byte order mark matched; 3: none expected */
     bool bracket_at_line_start; /* a comment or variation line began with '[' */
     df_pgn_stats stats;
     uint64_t next_game;
@@ -48,23 +49,31 @@ struct df_pgn_reader {
     bool tok_long;
     uint64_t tok_line, tok_offset;
 
-    /* The game's tags: names and values in the arena. */
+    /* The game's tags: names and values in the arena, and the line each starts on. */
     char arena[DF_PGN_TAG_BYTES];
     uint32_t arena_used, tag_start, name_len;
     df_pgn_tag tags[DF_PGN_TAGS_MAX];
+    uint64_t tag_line[DF_PGN_TAGS_MAX];
     bool tags_full;
+    /* Newlines since the section's last tag: a '[' after a blank line may start a new game,
+     * known once its name is read (tag_name_done); where that '[' stood. */
+    uint32_t tag_newlines;
+    bool maybe_new_game;
+    uint64_t bracket_offset, bracket_line;
 
     /* A [%...] command in a comment: 0 none, 1 after '[', 2 capturing after "[%". */
     int cmd_state;
     char cmd[48];
     uint32_t cmd_len;
-    uint32_t depth; /* variation depth */
+    uint32_t depth;     /* variation depth */
+    uint64_t open_line; /* line of the '(' or '{' the scanner is inside of */
 
     /* The game. */
-    bool open, in_movetext, replay, skipping;
+    bool open, in_movetext, replay, skipping, filtered;
     df_pgn_game game;
     df_board board;
-    char error[192], skipped[96];
+    char error[192], skipped[96], warning[160];
+    const df_pgn_filter *filter; /* kept by a reset */
 
     /* The ply waiting for its comment. */
     bool pending;
@@ -76,7 +85,10 @@ struct df_pgn_reader {
 df_pgn_reader *df_pgn_reader_new(void)
 {
     df_pgn_reader *r = malloc(sizeof *r);
-    if (r) df_pgn_reader_reset(r, DF_PGN_STANDARD, 0, 1, 0);
+    if (r) {
+        r->filter = NULL;
+        df_pgn_reader_reset(r, DF_PGN_STANDARD, 0, 1, 0);
+    }
     return r;
 }
 
@@ -96,7 +108,11 @@ void df_pgn_reader_reset(df_pgn_reader *r, unsigned flags, uint64_t first_game, 
     r->tok_len = 0;
     r->depth = 0;
     r->cmd_state = 0;
+    /* A byte order mark is looked for at the input's start, not in a piece of its middle. */
+    r->bom = first_offset == 0 ? 0 : 3;
 }
+
+void df_pgn_reader_set_filter(df_pgn_reader *r, const df_pgn_filter *f) { r->filter = f; }
 
 df_pgn_stats df_pgn_reader_stats(const df_pgn_reader *r) { return r->stats; }
 
@@ -122,15 +138,20 @@ bool df__pgn_cut_ok(const df_pgn_reader *r)
 
 bool df_pgn_reader_between_games(const df_pgn_reader *r) { return !r->open && r->state == ST_OUT; }
 
+/* The index of the first tag of g named name[0, n), or -1. */
+static int tag_index(const df_pgn_game *g, const char *name, size_t n)
+{
+    for (uint32_t i = 0; i < g->ntags; i++)
+        if (g->tags[i].name_len == n && !memcmp(g->tags[i].name, name, n)) return (int)i;
+    return -1;
+}
+
 const char *df_pgn_tag_value(const df_pgn_game *g, const char *name, uint32_t *len)
 {
-    const size_t n = strlen(name);
-    for (uint32_t i = 0; i < g->ntags; i++)
-        if (g->tags[i].name_len == n && !memcmp(g->tags[i].name, name, n)) {
-            if (len) *len = g->tags[i].value_len;
-            return g->tags[i].value;
-        }
-    return NULL;
+    const int i = tag_index(g, name, strlen(name));
+    if (i < 0) return NULL;
+    if (len) *len = g->tags[i].value_len;
+    return g->tags[i].value;
 }
 
 /* ---- the game ---- */
@@ -164,11 +185,13 @@ static void game_open(df_pgn_reader *r, uint64_t offset)
     r->game.offset = offset;
     r->game.tags = r->tags;
     r->open = true;
-    r->in_movetext = r->skipping = r->pending = false;
+    r->in_movetext = r->skipping = r->pending = r->filtered = r->maybe_new_game = false;
     r->replay = !(r->flags & DF_PGN_LEX_ONLY);
     r->arena_used = 0;
     r->tags_full = false;
+    r->tag_newlines = 0;
     r->depth = 0;
+    r->tok_line = r->line; /* the last token's line, for an error at the game's end */
 }
 
 static bool value_is(const char *v, uint32_t n, const char *want)
@@ -187,6 +210,12 @@ static void tags_done(df_pgn_reader *r, const df_pgn_visitor *v)
 {
     r->in_movetext = true;
     df_pgn_game *g = &r->game;
+    /* The filter first: a game it rejects is not validated at all. */
+    if (r->filter && !df_pgn_filter_matches(r->filter, g)) {
+        r->filtered = true;
+        r->replay = false;
+        return;
+    }
     uint32_t vlen = 0, flen = 0;
     const char *variant = df_pgn_tag_value(g, "Variant", &vlen);
     g->chess960 = (r->flags & DF_PGN_CHESS960) != 0;
@@ -202,16 +231,19 @@ static void tags_done(df_pgn_reader *r, const df_pgn_visitor *v)
             r->replay = false;
         }
     }
-    const char *fen = df_pgn_tag_value(g, "FEN", &flen);
+    const int fen_tag = tag_index(g, "FEN", 3);
+    const char *fen = fen_tag < 0 ? NULL : g->tags[fen_tag].value;
+    const uint64_t fen_line = fen_tag < 0 ? g->line : r->tag_line[fen_tag];
+    flen = fen_tag < 0 ? 0 : g->tags[fen_tag].value_len;
     const df_fen_flags flags = g->chess960 ? DF_FEN_CHESS960 : DF_FEN_STANDARD;
     df_fen_error err;
     if (!fen)
         df_fen_parse(&g->start, DF_FEN_START, sizeof DF_FEN_START - 1, flags, NULL);
     else if (df_fen_parse(&g->start, fen, flen, flags, &err) != DF_OK) {
         df_fen_parse(&g->start, DF_FEN_START, sizeof DF_FEN_START - 1, flags, NULL);
-        if (!g->skipped) game_error(r, g->line, "bad FEN tag: %s", err.message);
+        if (!g->skipped) game_error(r, fen_line, "bad FEN tag: %s", err.message);
     } else if (!df_board_playable(&g->start) && !g->skipped) {
-        game_error(r, g->line, "bad FEN tag: the side not to move is in check");
+        game_error(r, fen_line, "bad FEN tag: the side not to move is in check");
     }
     r->board = g->start;
     g->board = g->start;
@@ -232,96 +264,24 @@ static void emit_pending(df_pgn_reader *r, const df_pgn_visitor *v)
 static void game_close(df_pgn_reader *r, const df_pgn_visitor *v, uint64_t end_offset)
 {
     if (!r->in_movetext) tags_done(r, v);
+    r->open = false;
+    r->stats.games++;
+    if (r->filtered) { /* numbered, counted, unseen */
+        r->stats.filtered++;
+        return;
+    }
     emit_pending(r, v);
     df_pgn_game *g = &r->game;
     g->end_offset = end_offset;
     g->end_line = r->line;
     g->board = r->board;
-    r->stats.games++;
     r->stats.errors += g->error != NULL;
     r->stats.skipped += g->skipped != NULL;
     r->stats.plies += g->plies;
-    r->open = false;
     if (v && v->end && v->end(v->ctx, g) == DF_PGN_STOP) r->stopped = true;
 }
 
 /* ---- tokens ---- */
-
-/* A decimal number [-]digits[.digits] at *p (advanced), exactly as strtod would round it for
- * up to 15 digits; false when there is none. */
-static bool df__decimal(const char **p, const char *end, double *out)
-{
-    const char *s = *p;
-    const bool negative = s < end && *s == '-';
-    s += negative || (s < end && *s == '+');
-    uint64_t mantissa = 0;
-    int digits = 0, scale = 0;
-    bool dot = false;
-    for (; s < end; s++) {
-        if (*s == '.' && !dot) {
-            dot = true;
-            continue;
-        }
-        if (*s < '0' || *s > '9' || digits == 15) break;
-        mantissa = mantissa * 10 + (uint64_t)(*s - '0');
-        digits++;
-        scale += dot;
-    }
-    if (!digits) return false;
-    static const double tens[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    const double v = (double)mantissa / tens[scale];
-    *out = negative ? -v : v;
-    *p = s;
-    return true;
-}
-
-/* A [%eval ...] or [%clk ...] command of a comment, for the ply it follows. */
-static void comment_command(df_pgn_reader *r)
-{
-    if (!r->pending) return;
-    const char *c = r->cmd, *end = r->cmd + r->cmd_len;
-    df_pgn_ply *p = &r->ply;
-    /* What may follow a value: the end, a space, or ",depth". */
-    if (r->cmd_len > 5 && !memcmp(c, "eval ", 5)) {
-        c += 5;
-        while (c < end && *c == ' ') c++;
-        double value;
-        if (c < end && *c == '#') {
-            c++;
-            const char *digits = c;
-            /* In range before the conversion: a double outside int32_t does not convert. */
-            if (df__decimal(&c, end, &value) && value >= INT32_MIN && value <= INT32_MAX &&
-                value == (int32_t)value && !memchr(digits, '.', (size_t)(c - digits)) &&
-                (c == end || *c == ',' || *c == ' ')) {
-                p->eval_kind = DF_PGN_EVAL_MATE;
-                p->mate = (int32_t)value;
-            }
-        } else if (df__decimal(&c, end, &value) && (c == end || *c == ',' || *c == ' ')) {
-            p->eval_kind = DF_PGN_EVAL_PAWNS;
-            p->pawns = value;
-        }
-    } else if (r->cmd_len > 4 && !memcmp(c, "clk ", 4)) {
-        c += 4;
-        while (c < end && *c == ' ') c++;
-        /* H:MM:SS or MM:SS; the seconds may have a fraction. */
-        double seconds = 0, part;
-        int parts = 0;
-        while (parts < 3 && c < end && *c != '-' && df__decimal(&c, end, &part)) {
-            seconds = seconds * 60 + part;
-            parts++;
-            if (c < end && *c == ':')
-                c++;
-            else
-                break;
-        }
-        while (c < end && *c == ' ') c++;
-        if (parts && c == end) {
-            p->has_clock = true;
-            p->clock = seconds;
-        }
-    }
-}
 
 /* Whether the n bytes of t are all digits / all '!' or '?'. */
 static bool all_digits(const char *t, uint32_t n)
@@ -368,8 +328,19 @@ static void token_done(df_pgn_reader *r, const df_pgn_visitor *v)
         r->state = ST_OUT;
         return;
     }
-    if (all_digits(t, n) || t[0] == '$' || all_annotation(t, n)) return;
-    const bool null_move = (n == 2 && (!memcmp(t, "--", 2) || !memcmp(t, "Z0", 2)));
+    if (t[0] == '$') {
+        if (!all_digits(t + 1, n - 1)) {
+            r->tok_len = n;
+            token_error(r, "a NAG is '$' and digits");
+            r->tok_len = 0;
+        }
+        return;
+    }
+    if (all_digits(t, n) || all_annotation(t, n)) return;
+    /* A null move takes annotation suffixes like any move: --? Z0! */
+    uint32_t core = n;
+    while (core > 2 && (t[core - 1] == '!' || t[core - 1] == '?')) core--;
+    const bool null_move = (core == 2 && (!memcmp(t, "--", 2) || !memcmp(t, "Z0", 2)));
     if (r->game.plies == DF_PGN_PLIES_MAX) {
         r->tok_len = n;
         token_error(r, "more plies than a game can have (DF_PGN_PLIES_MAX)");
@@ -419,6 +390,7 @@ static void tag_begin(df_pgn_reader *r)
 {
     r->tag_start = r->arena_used;
     r->name_len = 0;
+    r->bracket_line = r->line;
 }
 
 static void tag_put(df_pgn_reader *r, char c)
@@ -438,11 +410,59 @@ static void tag_end(df_pgn_reader *r)
         r->arena_used = r->tag_start;
         return;
     }
+    r->tag_newlines = 0;
+    /* A name repeated in one section: the first value stays (no reader of the game sees two),
+     * and the game says so. */
+    const char *name = r->arena + r->tag_start;
+    if (tag_index(g, name, r->name_len) >= 0) {
+        if (!g->warning) {
+            snprintf(r->warning, sizeof r->warning,
+                     "tag %.*s repeated at line %llu: the first value is kept",
+                     (int)(r->name_len > 64 ? 64 : r->name_len), name,
+                     (unsigned long long)r->bracket_line);
+            g->warning = r->warning;
+        }
+        r->arena_used = r->tag_start;
+        return;
+    }
+    r->tag_line[g->ntags] = r->bracket_line;
     df_pgn_tag *t = &r->tags[g->ntags++];
-    t->name = r->arena + r->tag_start;
+    t->name = name;
     t->name_len = r->name_len;
     t->value = t->name + r->name_len;
     t->value_len = r->arena_used - r->tag_start - r->name_len;
+}
+
+static const char *const df__roster[] = {"Event", "Site",  "Date",  "Round",
+                                         "White", "Black", "Result"};
+
+/* A tag's name is read. When its '[' followed a blank line in the section, the tag begins a
+ * new game if the section is complete (the seven roster tags) or already has that name (a
+ * game of tags and no moves, then the next game): the open game ends before the '[', and the
+ * name moves to the new game's arena. */
+static void tag_name_done(df_pgn_reader *r, const df_pgn_visitor *v)
+{
+    if (!r->maybe_new_game) return;
+    r->maybe_new_game = false;
+    const df_pgn_game *g = &r->game;
+    bool split = tag_index(g, r->arena + r->tag_start, r->name_len) >= 0;
+    size_t roster = 0;
+    while (!split && roster < sizeof df__roster / sizeof df__roster[0] &&
+           tag_index(g, df__roster[roster], strlen(df__roster[roster])) >= 0)
+        roster++;
+    if (!split && roster < sizeof df__roster / sizeof df__roster[0]) return;
+    const uint32_t start = r->tag_start, n = r->name_len;
+    const uint64_t line = r->line, bracket_line = r->bracket_line;
+    r->line = bracket_line; /* the new game's first line */
+    game_close(r, v, r->bracket_offset);
+    if (r->stopped) return;
+    game_open(r, r->bracket_offset);
+    r->line = line;
+    memmove(r->arena, r->arena + start, n);
+    r->arena_used = n;
+    r->tag_start = 0;
+    r->name_len = n;
+    r->bracket_line = bracket_line;
 }
 
 /* ---- the scanner ---- */
@@ -501,7 +521,7 @@ static void new_game_at_bracket(df_pgn_reader *r, const df_pgn_visitor *v, uint6
 static void recover(df_pgn_reader *r, const df_pgn_visitor *v, const char *what, uint64_t offset)
 {
     if (r->open)
-        game_error(r, r->line, "unclosed %s: a new game starts at line %llu", what,
+        game_error(r, r->open_line, "unclosed %s: a new game starts at line %llu", what,
                    (unsigned long long)r->line);
     new_game_at_bracket(r, v, offset);
 }
@@ -522,6 +542,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             int cls = df__class[(unsigned char)c];
             if (cls == C_SPACE || cls == C_NEWLINE || cls == C_DOT) {
                 const char *q = p;
+                const uint64_t line = r->line;
                 for (; q < end; q++) {
                     cls = df__class[(unsigned char)*q];
                     if (cls == C_NEWLINE)
@@ -530,6 +551,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                         break;
                 }
                 if (q > p) r->line_start = q[-1] == '\n';
+                if (r->state == ST_TAGS) r->tag_newlines += (uint32_t)(r->line - line);
                 p = q;
                 continue;
             }
@@ -541,6 +563,8 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             if (cls == C_LBRACKET) {
                 if (r->state == ST_TAGS) {
                     tag_begin(r);
+                    r->maybe_new_game = r->tag_newlines >= 2 && line_start;
+                    r->bracket_offset = offset_of(r, p);
                     r->state = ST_TAG_NAME;
                 } else {
                     new_game_at_bracket(r, v, offset_of(r, p));
@@ -561,9 +585,11 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             if (cls == C_LBRACE) {
                 r->state = ST_COMMENT;
                 r->cmd_state = 0;
+                r->open_line = r->line;
             } else if (cls == C_LPAREN) {
                 r->state = ST_VARIATION;
                 r->depth = 1;
+                r->open_line = r->line;
             } else if (cls == C_RPAREN || cls == C_RBRACE || cls == C_RBRACKET) {
                 r->tok_len = 1;
                 r->tok[0] = c;
@@ -604,7 +630,13 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             if (is_name_char(c)) {
                 tag_put(r, c);
                 r->name_len++;
-            } else if (is_blank(c) && r->name_len) {
+                break;
+            }
+            if (r->name_len) {
+                tag_name_done(r, v);
+                if (r->stopped) break;
+            }
+            if (is_blank(c) && r->name_len) {
                 r->state = ST_TAG_PRE;
             } else if (!is_blank(c)) {
                 game_error(r, r->line, "tag: '%c' in a tag name", c >= 32 && c < 127 ? c : '?');
@@ -697,7 +729,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 }
                 if (r->cmd_state == 2) {
                     if (c == ']') {
-                        comment_command(r);
+                        if (r->pending) df__pgn_command(r->cmd, r->cmd_len, &r->ply);
                         r->cmd_state = 0;
                     } else if (r->cmd_len < sizeof r->cmd) {
                         r->cmd[r->cmd_len++] = c;
@@ -769,12 +801,35 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
     }
 }
 
+static const char df__bom[3] = {'\xef', '\xbb', '\xbf'};
+
+/* The n bytes of a byte order mark matched at the input's start were not one after all: they
+ * are read as text (they stood at offset r->offset - n). */
+static void bom_unmatched(df_pgn_reader *r, const df_pgn_visitor *v, uint8_t n)
+{
+    r->bom = 3;
+    if (!n) return;
+    r->offset -= n;
+    r->feed_base = df__bom;
+    scan(r, df__bom, df__bom + n, v);
+    r->offset += n;
+}
+
 df_status df_pgn_feed(df_pgn_reader *r, const char *data, size_t len, const df_pgn_visitor *v)
 {
     if (r->stopped) return DF_ERR_INTERRUPTED;
     r->stats.bytes += len;
+    size_t skip = 0; /* bytes of a byte order mark at the input's start */
+    if (r->bom < 3) {
+        const uint8_t before = r->bom;
+        while (r->bom < 3 && skip < len && data[skip] == df__bom[r->bom]) r->bom++, skip++;
+        if (r->bom < 3 && skip < len) { /* not a mark: its bytes are text */
+            bom_unmatched(r, v, before);
+            skip = 0;
+        }
+    }
     r->feed_base = data;
-    scan(r, data, data + len, v);
+    scan(r, data + skip, data + len, v);
     r->offset += len;
     return r->stopped ? DF_ERR_INTERRUPTED : DF_OK;
 }
@@ -782,6 +837,7 @@ df_status df_pgn_feed(df_pgn_reader *r, const char *data, size_t len, const df_p
 df_status df_pgn_finish(df_pgn_reader *r, const df_pgn_visitor *v)
 {
     if (r->stopped) return DF_ERR_INTERRUPTED;
+    if (r->bom < 3) bom_unmatched(r, v, r->bom);
     if (r->state == ST_TOKEN) {
         r->state = ST_MOVES;
         token_done(r, v);
@@ -795,10 +851,14 @@ df_status df_pgn_finish(df_pgn_reader *r, const df_pgn_visitor *v)
             [ST_VAR_COMMENT] = "a comment"};
         const char *inside =
             (size_t)r->state < sizeof where / sizeof where[0] ? where[r->state] : NULL;
+        /* The line named is inside the game: the '(' or '{' left open, the last token. */
+        const bool opened =
+            r->state == ST_COMMENT || r->state == ST_VARIATION || r->state == ST_VAR_COMMENT;
         if (inside)
-            game_error(r, r->line, "the input ends inside %s (truncated)", inside);
-        else
-            game_error(r, r->line, "the input ends before the game's result (truncated)");
+            game_error(r, opened ? r->open_line : r->line, "the input ends inside %s (truncated)",
+                       inside);
+        else if (r->state != ST_TAGS) /* tags and no movetext: a game of no moves */
+            game_error(r, r->tok_line, "the input ends before the game's result (truncated)");
         game_close(r, v, r->offset);
     }
     r->state = ST_OUT;

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "dirfill.h"
-#include "pgn_internal.h"
+#include "internal.h"
 
 enum {
     DF__BLOCK = 1 << 20,   /* bytes read from the source at a time */
@@ -45,6 +45,7 @@ typedef struct {
     size_t capacity, head, taken, tail; /* [head, tail) in flight, [taken, tail) queued */
     bool quit;
     unsigned flags;
+    const df_pgn_filter *filter;
     const df_pgn_sinks *sinks;
 } df__pool;
 
@@ -67,6 +68,7 @@ static void *df__worker(void *arg)
 {
     df__pool *pool = arg;
     df_pgn_reader *r = df_pgn_reader_new();
+    if (r) df_pgn_reader_set_filter(r, pool->filter);
     pthread_mutex_lock(&pool->lock);
     for (;;) {
         while (!pool->quit && pool->taken == pool->tail)
@@ -102,6 +104,7 @@ static void df__add(df_pgn_stats *to, const df_pgn_stats *s)
     to->games += s->games;
     to->errors += s->errors;
     to->skipped += s->skipped;
+    to->filtered += s->filtered;
     to->plies += s->plies;
     to->bytes += s->bytes;
 }
@@ -342,8 +345,8 @@ static df_status df__serial(df_pgn_source *src, const df_pgn_sinks *sinks, df_pg
     return status;
 }
 
-df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned threads,
-                               const df_pgn_sinks *sinks, df_pgn_stats *stats)
+df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, const df_pgn_filter *filter,
+                               unsigned threads, const df_pgn_sinks *sinks, df_pgn_stats *stats)
 {
     if (!src || !sinks || !sinks->open || !sinks->deliver || !sinks->drop) return DF_ERR_ARGUMENT;
     if (threads == 0) threads = df_hardware_threads();
@@ -355,7 +358,10 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned thre
     df_status status = DF_OK;
     if (threads == 1) {
         df_pgn_reader *r = df_pgn_reader_new();
-        if (r) df_pgn_reader_reset(r, flags, 0, 1, 0);
+        if (r) {
+            df_pgn_reader_set_filter(r, filter);
+            df_pgn_reader_reset(r, flags, 0, 1, 0);
+        }
         status = r ? df__serial(src, sinks, r, NULL, 0, block, &run.totals) : DF_ERR_IO;
         df_pgn_reader_free(r);
         free(block);
@@ -369,9 +375,11 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, unsigned thre
     pool->capacity = 4 * (size_t)threads;
     pool->ring = calloc(pool->capacity, sizeof *pool->ring);
     pool->flags = flags;
+    pool->filter = filter;
     pool->sinks = sinks;
     run.tid = calloc(threads, sizeof *run.tid);
     run.again = df_pgn_reader_new();
+    if (run.again) df_pgn_reader_set_filter(run.again, filter);
     df__pending pending = {NULL, 0, 0, 0, 1};
     if (!pool->ring || !run.tid || !run.again) run.status = DF_ERR_IO;
     for (unsigned t = 0; run.status == DF_OK && t < threads; t++)

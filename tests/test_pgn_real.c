@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: MIT */
+/* The PGN reader on files as other programs write them: byte order marks, games of tags and no
+ * moves, repeated tags, CRLF, comments wrapped over lines, null moves with suffixes, NAGs
+ * without digits, errors whose line must be inside their game; and the tag filter. Each file
+ * is checked as a transcript of every game (index, Event, moves, result, error and its line,
+ * warning): exactly, so that a game lost or merged with the next shows, the good games around
+ * a bad spot included. The same transcript must come out of one reader fed byte by byte, of
+ * 1, 2 and 4 threads on a file of many copies (cuts fall everywhere), and of .zst and .gz. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "cmdline.h"
+#include "dft.h"
+
+/* ---- transcripts ---- */
+
+/* One game's line, without its index: "Event | ok e2e4 e7e5 | 1-0 | warning". */
+static void put_game(cmd_text *t, const df_pgn_game *g, const cmd_text *moves)
+{
+    uint32_t n = 0;
+    const char *event = df_pgn_tag_value(g, "Event", &n);
+    if (!event) event = "-", n = 1;
+    cmd_text_putf(t, "%.*s |", (int)n, event);
+    if (g->error)
+        cmd_text_putf(t, " error line %llu: %s", (unsigned long long)g->error_line, g->error);
+    else if (g->skipped)
+        cmd_text_putf(t, " skipped %s", g->skipped);
+    else
+        cmd_text_putf(t, " ok%.*s | %s", (int)moves->len, moves->len ? moves->text : "",
+                      g->has_result ? df_result_string(g->result) : "none");
+    if (g->warning) cmd_text_putf(t, " | %s", g->warning);
+    cmd_text_puts(t, "\n");
+}
+
+/* A sink: the lines of a run of games, each game's moves gathered first. */
+typedef struct {
+    cmd_text lines, moves;
+    uint64_t *index; /* the game of each line, counted in the run */
+    size_t n, cap;
+} transcript;
+
+static void tr_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
+{
+    transcript *t = ctx;
+    char uci[DF_UCI_MAX];
+    (void)g;
+    df_move_to_uci(uci, p->before, p->move);
+    cmd_text_putf(&t->moves, " %s", p->move == DF_MOVE_NONE ? "0000" : uci);
+}
+
+static df_pgn_action tr_end(void *ctx, const df_pgn_game *g)
+{
+    transcript *t = ctx;
+    if (t->n == t->cap) t->index = realloc(t->index, (t->cap = t->cap ? 2 * t->cap : 64) * 8);
+    t->index[t->n++] = g->index;
+    put_game(&t->lines, g, &t->moves);
+    t->moves.len = 0;
+    return DF_PGN_READ;
+}
+
+static void tr_free(transcript *t)
+{
+    cmd_text_free(&t->lines);
+    cmd_text_free(&t->moves);
+    free(t->index);
+}
+
+/* Numbers a run's lines from first: "#12 Event | ...". */
+static void tr_append(cmd_text *all, const transcript *t, uint64_t first)
+{
+    const char *line = t->lines.text;
+    for (size_t i = 0; i < t->n; i++) {
+        const char *end = strchr(line, '\n');
+        cmd_text_putf(all, "#%llu %.*s\n", (unsigned long long)(first + t->index[i]),
+                      (int)(end - line), line);
+        line = end + 1;
+    }
+}
+
+/* The transcript of text fed to one reader in pieces of `piece` bytes (0: whole). */
+static char *read_pieces(const char *text, size_t len, size_t piece, const df_pgn_filter *f,
+                         df_pgn_stats *stats)
+{
+    transcript t = {0};
+    const df_pgn_visitor v = {NULL, tr_ply, tr_end, &t};
+    df_pgn_reader *r = df_pgn_reader_new();
+    df_pgn_reader_set_filter(r, f);
+    df_pgn_reader_reset(r, DF_PGN_STANDARD, 0, 1, 0);
+    for (size_t at = 0; at < len; at += piece ? piece : len)
+        assert_int_equal(
+            DF_OK, df_pgn_feed(r, text + at, piece && len - at > piece ? piece : len - at, &v));
+    assert_int_equal(DF_OK, df_pgn_finish(r, &v));
+    if (stats) *stats = df_pgn_reader_stats(r);
+    df_pgn_reader_free(r);
+    cmd_text all = {0};
+    tr_append(&all, &t, 0);
+    tr_free(&t);
+    cmd_text_puts(&all, "");
+    return all.text;
+}
+
+static void *sink_open(void *ctx)
+{
+    (void)ctx;
+    return calloc(1, sizeof(transcript));
+}
+static int sink_deliver(void *ctx, void *sink, uint64_t first_game)
+{
+    tr_append(ctx, sink, first_game);
+    return 0;
+}
+static void sink_drop(void *ctx, void *sink)
+{
+    (void)ctx;
+    tr_free(sink);
+    free(sink);
+}
+
+static unsigned usable_threads(unsigned threads) { return getenv("DFT_NO_THREADS") ? 1 : threads; }
+
+/* The transcript of a file read on threads. */
+static char *read_path(const char *path, unsigned threads, const df_pgn_filter *f)
+{
+    df_pgn_source *src;
+    assert_int_equal(DF_OK, df_pgn_source_open(&src, path));
+    cmd_text all = {0};
+    const df_pgn_sinks sinks = {
+        sink_open, {NULL, tr_ply, tr_end, NULL}, sink_deliver, sink_drop, &all};
+    assert_int_equal(DF_OK, df_pgn_read_threaded(src, DF_PGN_STANDARD, f, usable_threads(threads),
+                                                 &sinks, NULL));
+    df_pgn_source_close(src);
+    cmd_text_puts(&all, "");
+    return all.text;
+}
+
+static void write_path(const char *path, const char *data, size_t len)
+{
+    if (strstr(path, ".gz")) {
+        gzFile f = gzopen(path, "wb");
+        assert_int_equal((int)len, gzwrite(f, data, (unsigned)len));
+        assert_int_equal(Z_OK, gzclose(f));
+        return;
+    }
+    char *z = NULL;
+    if (strstr(path, ".zst")) {
+        const size_t cap = ZSTD_compressBound(len);
+        z = malloc(cap);
+        len = ZSTD_compress(z, cap, data, len, 3);
+        assert_false(ZSTD_isError(len));
+        data = z;
+    }
+    FILE *f = fopen(path, "wb");
+    assert_int_equal(len, fwrite(data, 1, len, f));
+    assert_int_equal(0, fclose(f));
+    free(z);
+}
+
+/* text copied `copies` times, and (want: not NULL) the transcript of one copy renumbered for
+ * each: the expected transcript of the whole when no line number is in it. */
+static void repeat(cmd_text *text, cmd_text *want, const char *one, const char *one_want,
+                   int copies, uint64_t games_per_copy)
+{
+    for (int c = 0; c < copies; c++) {
+        cmd_text_puts(text, one);
+        for (const char *line = one_want; want && *line;) {
+            const char *end = strchr(line, '\n');
+            unsigned long long index;
+            int skip = 0;
+            sscanf(line, "#%llu %n", &index, &skip);
+            /* Lines in a later copy: shifted by the copy's games and lines. */
+            cmd_text_putf(want, "#%llu %.*s\n", index + (unsigned long long)c * games_per_copy,
+                          (int)(end - line - skip), line + skip);
+            line = end + 1;
+        }
+    }
+    cmd_text_puts(text, "");
+    if (want) cmd_text_puts(want, "");
+}
+
+static void expect_equal(const char *what, const char *want, const char *got)
+{
+    if (strcmp(want, got)) fail_msg("%s:\n--- want\n%s--- got\n%s", what, want, got);
+}
+
+/* ---- the cases ---- */
+
+typedef struct {
+    const char *name, *pgn, *want; /* want: the transcript of one reader */
+} real_case;
+
+/* Every case is read as written, then with CRLF line ends (the same transcript). */
+static const real_case cases[] = {
+    {"a game of tags and no moves, then a blank line and the next game",
+     "[Event \"a\"]\n[Result \"*\"]\n\n[Event \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n",
+     "#0 a | ok | none\n#1 b | ok e2e4 e7e5 | 1-0\n"},
+    {"its FEN does not leak into the next game",
+     "[Event \"a\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n[Event \"b\"]\n\n1. d4 d5 *\n",
+     "#0 a | ok | none\n#1 b | ok d2d4 d7d5 | *\n"},
+    {"three games of no moves in a row, the last at the end of the input",
+     "[Event \"a\"]\n\n[Event \"b\"]\n\n[Event \"c\"]\n",
+     "#0 a | ok | none\n#1 b | ok | none\n#2 c | ok | none\n"},
+    {"a complete roster then a blank line: the next tag is a new game",
+     "[Event \"a\"]\n[Site \"s\"]\n[Date \"d\"]\n[Round \"1\"]\n[White \"w\"]\n[Black \"b\"]\n"
+     "[Result \"*\"]\n\n[WhiteElo \"2000\"]\n1. e4 *\n",
+     "#0 a | ok | none\n#1 - | ok e2e4 | *\n"},
+    {"a blank line after [Event] (ChessBase) continues the section",
+     "[Event \"a\"]\n\n[Site \"s\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n", "#0 a | ok e2e4 | 1-0\n"},
+    {"a repeated tag without a blank line: the first value, and a warning",
+     "[Event \"a\"]\n[White \"first\"]\n[White \"second\"]\n[Event \"again\"]\n1. e4 *\n",
+     "#0 a | ok e2e4 | * | tag White repeated at line 3: the first value is kept\n"},
+    {"a byte order mark", "\xef\xbb\xbf[Event \"bom\"]\n\n1. e4 *\n\n[Event \"next\"]\n1. d4 *\n",
+     "#0 bom | ok e2e4 | *\n#1 next | ok d2d4 | *\n"},
+    {"half a byte order mark is text: an error of its own game", "\xef\xbb[Event \"x\"]\n1. e4 *\n",
+     "#0 - | error line 1: ply 1 \"\xef\xbb\": not SAN move\n#1 x | ok e2e4 | *\n"},
+    {"null moves with suffixes", "[Event \"n\"]\n1. e4 Z0! 2. d4 --? 3. c4 Z0!? *\n",
+     "#0 n | ok e2e4 0000 d2d4 0000 c2c4 0000 | *\n"},
+    {"a NAG without digits, between good games",
+     "[Event \"a\"]\n1. e4 $1 *\n\n[Event \"b\"]\n1. e4\ne5 $ 2. Nf3 *\n\n[Event \"c\"]\n1. d4 *\n",
+     "#0 a | ok e2e4 | *\n#1 b | error line 6: ply 3 \"$\": a NAG is '$' and digits\n"
+     "#2 c | ok d2d4 | *\n"},
+    {"a bad FEN names the FEN tag's line",
+     "[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n[Site \"s\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n"
+     "\n1. e4 *\n\n[Event \"c\"]\n1. d4 *\n",
+     "#0 a | ok e2e4 | *\n#1 b | error line 6: bad FEN tag: piece placement: white has 0 kings, "
+     "not exactly one\n"
+     "#2 c | ok d2d4 | *\n"},
+    {"a variation never closed names its '('",
+     "[Event \"a\"]\n1. e4 e5\n2. Nf3 (2. f4\nexf4 3. Nf3\n\n[Event \"b\"]\n1. d4 *\n",
+     "#0 a | error line 3: unclosed variation: a new game starts at line 6\n#1 b | ok d2d4 | *\n"},
+    {"a comment never closed names its '{'",
+     "[Event \"a\"]\n1. e4 {a comment\nwrapped over\nlines\n[Event \"b\"]\n1. d4 *\n",
+     "#0 a | error line 2: unclosed comment: a new game starts at line 5\n#1 b | ok d2d4 | *\n"},
+    {"a game cut short names its last token",
+     "[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. e4 e5\n2. Nf3\n\n\n",
+     "#0 a | ok e2e4 | *\n#1 b | error line 6: the input ends before the game's result "
+     "(truncated)\n"},
+    {"movetext and no result, then a blank line and tags",
+     "[Event \"a\"]\n1. e4 e5\n\n[Event \"b\"]\n1. d4 *\n",
+     "#0 a | ok e2e4 e7e5 | none\n#1 b | ok d2d4 | *\n"},
+    {"comments wrapped over lines, with a command split from its text",
+     "[Event \"w\"]\n1. e4 {a long comment\nover two lines [%eval\n0.3]} e5 {[%clk 0:01:00]\n} *\n",
+     "#0 w | ok e2e4 e7e5 | *\n"},
+};
+
+/* With CRLF line ends: the same games (a "\r" is white space). */
+static char *crlf(const char *s)
+{
+    cmd_text t = {0};
+    for (; *s; s++) cmd_text_put(&t, *s == '\n' ? "\r\n" : s, *s == '\n' ? 2 : 1);
+    cmd_text_puts(&t, "");
+    return t.text;
+}
+
+static uint64_t count_games(const char *transcript)
+{
+    uint64_t n = 0;
+    for (; *transcript; transcript++) n += *transcript == '\n';
+    return n;
+}
+
+static void check_everywhere(const char *name, const char *pgn, const char *want,
+                             const df_pgn_filter *f)
+{
+    const size_t len = strlen(pgn);
+    char what[160];
+    for (size_t piece = 0; piece <= 3; piece++) {
+        char *got = read_pieces(pgn, len, piece, f, NULL);
+        snprintf(what, sizeof what, "%s (pieces of %zu bytes)", name, piece);
+        expect_equal(what, want, got);
+        free(got);
+    }
+    /* Copies of it in a file of about 700 KB, so that the threaded reader cuts it (in runs of
+     * 512 KB) at places that differ from case to case. Errors name lines, which differ from
+     * copy to copy, so the threaded reads are compared with one reader on the same text. */
+    cmd_text text = {0};
+    repeat(&text, NULL, pgn, want, (int)(700000 / len) + 1, 0);
+    char *single = read_pieces(text.text, text.len, 0, f, NULL);
+    static const struct {
+        const char *suffix;
+        unsigned threads[3];
+    } files[] = {{".pgn", {1, 2, 4}}, {".pgn.zst", {2}}, {".pgn.gz", {3}}};
+    for (size_t k = 0; k < 3; k++) {
+        char path[96];
+        snprintf(path, sizeof path, "/tmp/dirfill-real-%d%s", (int)getpid(), files[k].suffix);
+        write_path(path, text.text, text.len);
+        for (size_t t = 0; t < 3 && files[k].threads[t]; t++) {
+            char *got = read_path(path, files[k].threads[t], f);
+            snprintf(what, sizeof what, "%s (%u threads, %s)", name, files[k].threads[t],
+                     files[k].suffix);
+            expect_equal(what, single, got);
+            free(got);
+        }
+        unlink(path);
+    }
+    free(single);
+    cmd_text_free(&text);
+}
+
+static void test_real_files(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        check_everywhere(cases[i].name, cases[i].pgn, cases[i].want, NULL);
+        /* CRLF: the same transcript, but for a byte order mark's half (its error names the
+         * token, which is the same) — every case reads the same. */
+        char *windows = crlf(cases[i].pgn);
+        char name[128];
+        snprintf(name, sizeof name, "%s, CRLF", cases[i].name);
+        check_everywhere(name, windows, cases[i].want, NULL);
+        free(windows);
+    }
+}
+
+/* The copies of a file whose every copy ends its last game: the renumbered transcript. */
+static void test_copies_renumbered(void **state)
+{
+    (void)state;
+    const real_case *c = &cases[0];
+    cmd_text text = {0}, want = {0};
+    repeat(&text, &want, c->pgn, c->want, 30000, count_games(c->want));
+    char *got = read_pieces(text.text, text.len, 0, NULL, NULL);
+    expect_equal("copies", want.text, got);
+    free(got);
+    cmd_text_free(&text);
+    cmd_text_free(&want);
+}
+
+/* ---- filters ---- */
+
+static df_pgn_filter *filter_of(const char *const *exprs, size_t n)
+{
+    df_pgn_filter *f = NULL;
+    char why[DF_PGN_FILTER_ERROR_MAX];
+    if (df_pgn_filter_new(&f, exprs, n, why) != DF_OK) fail_msg("filter: %s", why);
+    return f;
+}
+
+/* Which of the games below a filter keeps, as their Event letters. */
+static const char filter_games[] =
+    "[Event \"a\"]\n[WhiteElo \"2100\"]\n[TimeControl \"600+5\"]\n[Site \"Lichess\"]\n1. e4 *\n\n"
+    "[Event \"b\"]\n[WhiteElo \"1999\"]\n[TimeControl \"60+0\"]\n1. d4 *\n\n"
+    "[Event \"c\"]\n[WhiteElo \"?\"]\n1. c4 *\n\n"
+    "[Event \"d\"]\n1. Nf3 *\n\n"
+    "[Event \"e\"]\n[WhiteElo \"2000\"]\n[WhiteElo \"1000\"]\n1. g3 *\n\n"
+    "[Event \"f\"]\n[WhiteElo \"2000.5\"]\n[TimeControl \"600\"]\n1. e4 e5 2. Ke2 Ke7 *\n\n"
+    "[Event \"g\"]\n[WhiteElo \"3000\"]\n1. e4 e5 2. Ke3 *\n";
+
+static void kept(const char *const *exprs, size_t n, const char *want_events)
+{
+    df_pgn_filter *f = filter_of(exprs, n);
+    df_pgn_stats stats;
+    char *got = read_pieces(filter_games, sizeof filter_games - 1, 0, f, &stats);
+    char events[16] = {0};
+    size_t k = 0;
+    for (const char *line = got; *line; line = strchr(line, '\n') + 1) {
+        const char *e = strchr(line, ' ') + 1;
+        if (k < sizeof events - 1) events[k++] = *e;
+    }
+    if (strcmp(events, want_events))
+        fail_msg("--where %s%s%s: kept '%s', want '%s'", exprs[0], n > 1 ? " ... " : "",
+                 n > 1 ? exprs[n - 1] : "", events, want_events);
+    assert_int_equal(7, stats.games);
+    assert_int_equal(7 - strlen(want_events), stats.filtered);
+    /* The same on threads and byte by byte. */
+    check_everywhere("filtered", filter_games, got, f);
+    free(got);
+    df_pgn_filter_free(f);
+}
+
+static void test_filter_operators(void **state)
+{
+    (void)state;
+    const char *q[4];
+#define KEEP(want, ...)                                                                            \
+    do {                                                                                           \
+        const char *e[] = {__VA_ARGS__};                                                           \
+        kept(e, sizeof e / sizeof e[0], want);                                                     \
+    } while (0)
+    /* Numbers as numbers ("1999" < "2000" < "2000.5" < "2100"); "?" is no number, so compared as
+     * text ('?' sorts after '2'); the repeated tag's first value (2000) counts; no tag: out. */
+    KEEP("acefg", "WhiteElo>=2000");
+    KEEP("acfg", "WhiteElo>2000");
+    KEEP("b", "WhiteElo<2000");
+    KEEP("be", "WhiteElo<=2000");
+    KEEP("e", "WhiteElo=2000");
+    KEEP("e", "WhiteElo = 2000.0");
+    KEEP("abcdfg", "WhiteElo!=2000"); /* a game without the tag passes != alone */
+    KEEP("c", "WhiteElo=?");
+    KEEP("af", "TimeControl^=600");
+    KEEP("a", "TimeControl^=600", "WhiteElo>=2000", "Site=\"Lichess\"");
+    KEEP("", "Site=lichess"); /* case-sensitive */
+    KEEP("abcdefg", "Event>=a");
+    KEEP("d", "Event=d");
+    KEEP("abcdefg"); /* no expression: every game */
+    /* A kept game is validated (g: an illegal move, reported); a filtered one is not (g
+     * filtered: no error). */
+    q[0] = "Event=g";
+    df_pgn_filter *f = filter_of(q, 1);
+    char *got = read_pieces(filter_games, sizeof filter_games - 1, 0, f, NULL);
+    expect_equal("a kept game is validated", "#6 g | error line 31: ply 3 \"Ke3\": illegal move\n",
+                 got);
+    free(got);
+    df_pgn_filter_free(f);
+    q[0] = "Event!=g";
+    f = filter_of(q, 1);
+    df_pgn_stats stats;
+    got = read_pieces(filter_games, sizeof filter_games - 1, 0, f, &stats);
+    assert_null(strstr(got, "error"));
+    assert_int_equal(0, stats.errors);
+    assert_int_equal(1, stats.filtered);
+    free(got);
+    df_pgn_filter_free(f);
+#undef KEEP
+}
+
+static void test_filter_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *expr, *why;
+    } bad
+        [] =
+            {
+                {"WhiteElo", "no operator"},     {">=2000", "no tag name"},
+                {"White Elo>=2", "no operator"}, {"", "no tag name"},
+                {"WhiteElo=>2000", NULL}, /* "=" then the value ">2000": valid, a string */
+            };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        df_pgn_filter *f = NULL;
+        char why[DF_PGN_FILTER_ERROR_MAX] = "";
+        const df_status s = df_pgn_filter_new(&f, &bad[i].expr, 1, why);
+        if (!bad[i].why) {
+            assert_int_equal(DF_OK, s);
+            df_pgn_filter_free(f);
+            continue;
+        }
+        assert_int_equal(DF_ERR_ARGUMENT, s);
+        assert_null(f);
+        if (!strstr(why, bad[i].why) || !strstr(why, bad[i].expr))
+            fail_msg("'%s': the message '%s' should name it and say '%s'", bad[i].expr, why,
+                     bad[i].why);
+    }
+    const char *none[] = {NULL};
+    df_pgn_filter *f = NULL;
+    assert_int_equal(DF_ERR_ARGUMENT, df_pgn_filter_new(&f, none, 1, NULL));
+    assert_int_equal(DF_ERR_ARGUMENT, df_pgn_filter_new(NULL, none, 0, NULL));
+    assert_true(df_pgn_filter_matches(NULL, NULL));
+}
+
+int main(void)
+{
+    dft_setup_backend();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_real_files),
+        cmocka_unit_test(test_copies_renumbered),
+        cmocka_unit_test(test_filter_operators),
+        cmocka_unit_test(test_filter_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
