@@ -16,6 +16,7 @@
 
 #include "cmdline.h"
 #include "dft.h"
+#include "pgngen.h"
 
 /* ---- transcripts ---- */
 
@@ -184,7 +185,14 @@ static void repeat(cmd_text *text, cmd_text *want, const char *one, const char *
 
 static void expect_equal(const char *what, const char *want, const char *got)
 {
-    if (strcmp(want, got)) fail_msg("%s:\n--- want\n%s--- got\n%s", what, want, got);
+    if (!strcmp(want, got)) return;
+    /* The first line that differs (a transcript can be long). */
+    size_t i = 0, line = 0;
+    for (; want[i] == got[i]; i++) line = want[i] == '\n' ? i + 1 : line;
+    const char *w_end = strchr(want + line, '\n'), *g_end = strchr(got + line, '\n');
+    fail_msg("%s: from byte %zu:\n--- want\n%.*s\n--- got\n%.*s", what, line,
+             w_end ? (int)(w_end - want - line) : (int)strlen(want + line), want + line,
+             g_end ? (int)(g_end - got - line) : (int)strlen(got + line), got + line);
 }
 
 /* ---- the cases ---- */
@@ -452,6 +460,89 @@ static void test_filter_errors(void **state)
     assert_true(df_pgn_filter_matches(NULL, NULL));
 }
 
+/* ---- skimming: the movetext of filtered games and of header-only reading ---- */
+
+/* Where each game starts and ends, its tags and result: what a skimmed read must find exactly
+ * as a full read does. */
+static df_pgn_action where_end(void *ctx, const df_pgn_game *g)
+{
+    cmd_text *t = ctx;
+    cmd_text_putf(t, "#%llu lines %llu-%llu bytes %llu-%llu result %d %d tags %u:",
+                  (unsigned long long)g->index, (unsigned long long)g->line,
+                  (unsigned long long)g->end_line, (unsigned long long)g->offset,
+                  (unsigned long long)g->end_offset, (int)g->has_result, (int)g->result, g->ntags);
+    for (uint32_t i = 0; i < g->ntags; i++)
+        cmd_text_putf(t, " %.*s", (int)g->tags[i].value_len, g->tags[i].value);
+    cmd_text_puts(t, "\n");
+    return DF_PGN_READ;
+}
+
+static char *read_where(const char *text, size_t len, unsigned flags, const df_pgn_filter *f,
+                        size_t piece)
+{
+    cmd_text t = {0};
+    const df_pgn_visitor v = {NULL, NULL, where_end, &t};
+    df_pgn_reader *r = df_pgn_reader_new();
+    df_pgn_reader_set_filter(r, f);
+    df_pgn_reader_reset(r, flags, 0, 1, 0);
+    for (size_t at = 0; at < len; at += piece)
+        df_pgn_feed(r, text + at, len - at < piece ? len - at : piece, &v);
+    df_pgn_finish(r, &v);
+    df_pgn_reader_free(r);
+    cmd_text_puts(&t, "");
+    return t.text;
+}
+
+/* The lines of all whose game is kept by f (its White tag starts "W\1": games 1, 10-19, ...). */
+static char *kept_lines(const char *all)
+{
+    cmd_text t = {0};
+    for (const char *line = all; *line;) {
+        const char *end = strchr(line, '\n') + 1;
+        const char *tags = strstr(line, " tags ");
+        if (tags && strstr(tags, " W\\1") && strstr(tags, " W\\1") < end)
+            cmd_text_put(&t, line, (size_t)(end - line));
+        line = end;
+    }
+    cmd_text_puts(&t, "");
+    return t.text;
+}
+
+static void test_skim_finds_the_same_games(void **state)
+{
+    (void)state;
+    /* Generated games in every style (comments with commands, variations, line comments,
+     * escape lines, odd line breaks, results), then the hand-written files. */
+    pgngen_text text = {0};
+    uint64_t rng = 0x5eed;
+    df_board start;
+    df_fen_parse(&start, DF_FEN_START, sizeof DF_FEN_START - 1, DF_FEN_STANDARD, NULL);
+    for (uint64_t i = 0; i < 300; i++)
+        assert_true(pgngen_game(&text, &rng, &start, false, 1 + (uint32_t)(i * 7 % 120),
+                                (unsigned)(i % 128), i, NULL));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) cmd_text_puts(&text, cases[i].pgn);
+    const char *expr = "White^=W\\1";
+    df_pgn_filter *f = NULL;
+    assert_int_equal(DF_OK, df_pgn_filter_new(&f, &expr, 1, NULL));
+    char *full = read_where(text.text, text.len, DF_PGN_STANDARD, NULL, text.len);
+    char *want = kept_lines(full);
+    assert_true(strlen(want) > 1000);
+    const size_t pieces[] = {1, 2, 3, 5, 8, 13, 64, 4096, text.len};
+    for (size_t k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
+        const size_t piece = pieces[k];
+        char *headers = read_where(text.text, text.len, DF_PGN_HEADERS_ONLY, NULL, piece);
+        expect_equal("header-only reading", full, headers);
+        free(headers);
+        char *filtered = read_where(text.text, text.len, DF_PGN_STANDARD, f, piece);
+        expect_equal("filtered reading", want, filtered);
+        free(filtered);
+    }
+    free(full);
+    free(want);
+    df_pgn_filter_free(f);
+    pgngen_text_free(&text);
+}
+
 int main(void)
 {
     dft_setup_backend();
@@ -460,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_copies_renumbered),
         cmocka_unit_test(test_filter_operators),
         cmocka_unit_test(test_filter_errors),
+        cmocka_unit_test(test_skim_finds_the_same_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

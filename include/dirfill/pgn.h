@@ -68,10 +68,13 @@ extern "C" {
 
 /** Flags of df_pgn_reader_reset. */
 typedef enum df_pgn_flags {
-    DF_PGN_STANDARD = 0, /**< standard chess unless a game's Variant tag says Chess960 */
-    DF_PGN_CHESS960 = 1, /**< every game is Chess960 */
-    DF_PGN_LEX_ONLY = 2  /**< find games, tags and results without replaying the moves (fast:
-                              for splitting a file, for counting, or header-only reading) */
+    DF_PGN_STANDARD = 0,    /**< standard chess unless a game's Variant tag says Chess960 */
+    DF_PGN_CHESS960 = 1,    /**< every game is Chess960 */
+    DF_PGN_LEX_ONLY = 2,    /**< find games, tags and results without replaying the moves (for
+                              splitting a file, for counting tokens: plies counts them) */
+    DF_PGN_HEADERS_ONLY = 4 /**< tags and results only: the movetext is skimmed for the game's
+                              end, as a filtered game's is (fastest; no ply counted, no error
+                              of the movetext reported) */
 } df_pgn_flags;
 
 /** One tag pair, escapes undone. The pointers live until the game's end callback returns. */

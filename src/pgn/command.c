@@ -6,30 +6,36 @@
 
 #include "internal.h"
 
-/* A decimal number [-]digits[.digits] at *p (advanced), exactly as strtod would round it for
- * up to 15 digits; false when there is none. */
-static bool df__decimal(const char **p, const char *end, double *out)
+/* Decimal digits at *s (advanced) into *m, at most `room` of them (a longer run is left for the
+ * caller to refuse); how many. */
+static inline int df__digits(const char **s, const char *end, uint64_t *m, int room)
+{
+    int n = 0;
+    for (const char *p = *s; p < end && n < room && (unsigned)(*p - '0') < 10; p++, n++)
+        *m = *m * 10 + (uint64_t)(*p - '0');
+    *s += n;
+    return n;
+}
+
+/* A decimal number [+-]digits[.digits] at *p (advanced), exactly as strtod would round it for
+ * up to 15 digits (the mantissa and the power of ten are exact doubles, and one division
+ * rounds once); false when there is none. */
+static inline bool df__decimal(const char **p, const char *end, double *out)
 {
     const char *s = *p;
     const bool negative = s < end && *s == '-';
     s += negative || (s < end && *s == '+');
     uint64_t mantissa = 0;
-    int digits = 0, scale = 0;
-    bool dot = false;
-    for (; s < end; s++) {
-        if (*s == '.' && !dot) {
-            dot = true;
-            continue;
-        }
-        if (*s < '0' || *s > '9' || digits == 15) break;
-        mantissa = mantissa * 10 + (uint64_t)(*s - '0');
-        digits++;
-        scale += dot;
+    const int whole = df__digits(&s, end, &mantissa, 15);
+    int scale = 0;
+    if (s < end && *s == '.') {
+        s++;
+        scale = df__digits(&s, end, &mantissa, 15 - whole);
     }
-    if (!digits) return false;
+    if (!whole && !scale) return false;
     static const double tens[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                     1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    const double v = (double)mantissa / tens[scale];
+    const double v = scale ? (double)mantissa / tens[scale] : (double)mantissa;
     *out = negative ? -v : v;
     *p = s;
     return true;
@@ -61,6 +67,22 @@ void df__pgn_command(const char *cmd, size_t len, df_pgn_ply *p)
     } else if (len > 4 && !memcmp(c, "clk ", 4)) {
         c += 4;
         while (c < end && *c == ' ') c++;
+        /* Whole seconds as clocks mostly are (H:MM:SS, MM:SS): integers, exact in a double,
+         * the same value as the general reading below. */
+        uint64_t whole = 0;
+        int fields = 0;
+        for (const char *d = c;; d++) {
+            uint64_t field = 0;
+            const int n = df__digits(&d, end, &field, 9);
+            if (!n || ++fields > 3) break;
+            whole = whole * 60 + field;
+            if (d == end) {
+                p->has_clock = true;
+                p->clock = (double)whole;
+                return;
+            }
+            if (*d != ':') break;
+        }
         /* H:MM:SS or MM:SS; the seconds may have a fraction. */
         double seconds = 0, part;
         int parts = 0;

@@ -11,6 +11,7 @@
 
 #include "dirfill.h"
 #include "make_move.h"
+#include "find.h"
 #include "internal.h"
 
 /* Where the scanner stands. */
@@ -70,10 +71,13 @@ struct df_pgn_reader {
 
     /* The game. */
     bool open, in_movetext, replay, skipping, filtered;
+    bool skim; /* the movetext is only scanned for the game's end (filtered, header-only) */
     df_pgn_game game;
     df_board board;
     char error[192], skipped[96], warning[160];
     const df_pgn_filter *filter; /* kept by a reset */
+    df_board start_position[2];  /* the standard start, parsed once: [chess960] */
+    bool start_parsed[2];
 
     /* The ply waiting for its comment. */
     bool pending;
@@ -87,6 +91,7 @@ df_pgn_reader *df_pgn_reader_new(void)
     df_pgn_reader *r = malloc(sizeof *r);
     if (r) {
         r->filter = NULL;
+        r->start_parsed[0] = r->start_parsed[1] = false;
         df_pgn_reader_reset(r, DF_PGN_STANDARD, 0, 1, 0);
     }
     return r;
@@ -169,11 +174,10 @@ static void game_error(df_pgn_reader *r, uint64_t line, const char *fmt, ...)
     r->skipping = true;
 }
 
-/* The token's error: which ply, which token, why. */
-static void token_error(df_pgn_reader *r, const char *why)
+/* The error of token t[0, n): which ply, which token, why. */
+static void token_error(df_pgn_reader *r, const char *t, uint32_t n, const char *why)
 {
-    game_error(r, r->tok_line, "ply %u \"%.*s\": %s", r->game.plies + 1, (int)r->tok_len, r->tok,
-               why);
+    game_error(r, r->tok_line, "ply %u \"%.*s\": %s", r->game.plies + 1, (int)n, t, why);
 }
 
 /* A game begins with the byte at offset. */
@@ -185,7 +189,7 @@ static void game_open(df_pgn_reader *r, uint64_t offset)
     r->game.offset = offset;
     r->game.tags = r->tags;
     r->open = true;
-    r->in_movetext = r->skipping = r->pending = r->filtered = r->maybe_new_game = false;
+    r->in_movetext = r->skipping = r->pending = r->filtered = r->maybe_new_game = r->skim = false;
     r->replay = !(r->flags & DF_PGN_LEX_ONLY);
     r->arena_used = 0;
     r->tags_full = false;
@@ -212,7 +216,7 @@ static void tags_done(df_pgn_reader *r, const df_pgn_visitor *v)
     df_pgn_game *g = &r->game;
     /* The filter first: a game it rejects is not validated at all. */
     if (r->filter && !df_pgn_filter_matches(r->filter, g)) {
-        r->filtered = true;
+        r->filtered = r->skim = true;
         r->replay = false;
         return;
     }
@@ -237,9 +241,13 @@ static void tags_done(df_pgn_reader *r, const df_pgn_visitor *v)
     flen = fen_tag < 0 ? 0 : g->tags[fen_tag].value_len;
     const df_fen_flags flags = g->chess960 ? DF_FEN_CHESS960 : DF_FEN_STANDARD;
     df_fen_error err;
-    if (!fen)
-        df_fen_parse(&g->start, DF_FEN_START, sizeof DF_FEN_START - 1, flags, NULL);
-    else if (df_fen_parse(&g->start, fen, flen, flags, &err) != DF_OK) {
+    if (!fen) {
+        if (!r->start_parsed[g->chess960])
+            df_fen_parse(&r->start_position[g->chess960], DF_FEN_START, sizeof DF_FEN_START - 1,
+                         flags, NULL);
+        r->start_parsed[g->chess960] = true;
+        g->start = r->start_position[g->chess960];
+    } else if (df_fen_parse(&g->start, fen, flen, flags, &err) != DF_OK) {
         df_fen_parse(&g->start, DF_FEN_START, sizeof DF_FEN_START - 1, flags, NULL);
         if (!g->skipped) game_error(r, fen_line, "bad FEN tag: %s", err.message);
     } else if (!df_board_playable(&g->start) && !g->skipped) {
@@ -252,6 +260,7 @@ static void tags_done(df_pgn_reader *r, const df_pgn_visitor *v)
         if (a == DF_PGN_SKIP) r->replay = false;
         if (a == DF_PGN_STOP) r->stopped = true;
     }
+    if (r->flags & DF_PGN_HEADERS_ONLY) r->replay = false, r->skim = true;
 }
 
 static void emit_pending(df_pgn_reader *r, const df_pgn_visitor *v)
@@ -307,18 +316,15 @@ static bool is_result(const char *t, uint32_t n, df_result *out)
     return false;
 }
 
-/* A complete main-line token. */
-static void token_done(df_pgn_reader *r, const df_pgn_visitor *v)
+/* A complete main-line token t[0, n) (in the input, or copied to r->tok when it spanned two
+ * feeds); longer than DF_PGN_TOKEN_MAX when `long_token`. */
+static void token_done(df_pgn_reader *r, const df_pgn_visitor *v, const char *t, uint32_t n,
+                       bool long_token)
 {
-    const char *t = r->tok;
-    const uint32_t n = r->tok_len;
     r->tok_len = 0;
     df_result result;
-    if (r->tok_long) {
-        r->tok_long = false;
-        r->tok_len = DF_PGN_TOKEN_MAX;
-        token_error(r, "token longer than 32 bytes");
-        r->tok_len = 0;
+    if (long_token) {
+        token_error(r, t, DF_PGN_TOKEN_MAX, "token longer than 32 bytes");
         return;
     }
     if (is_result(t, n, &result)) {
@@ -329,11 +335,7 @@ static void token_done(df_pgn_reader *r, const df_pgn_visitor *v)
         return;
     }
     if (t[0] == '$') {
-        if (!all_digits(t + 1, n - 1)) {
-            r->tok_len = n;
-            token_error(r, "a NAG is '$' and digits");
-            r->tok_len = 0;
-        }
+        if (!all_digits(t + 1, n - 1)) token_error(r, t, n, "a NAG is '$' and digits");
         return;
     }
     if (all_digits(t, n) || all_annotation(t, n)) return;
@@ -342,9 +344,7 @@ static void token_done(df_pgn_reader *r, const df_pgn_visitor *v)
     while (core > 2 && (t[core - 1] == '!' || t[core - 1] == '?')) core--;
     const bool null_move = (core == 2 && (!memcmp(t, "--", 2) || !memcmp(t, "Z0", 2)));
     if (r->game.plies == DF_PGN_PLIES_MAX) {
-        r->tok_len = n;
-        token_error(r, "more plies than a game can have (DF_PGN_PLIES_MAX)");
-        r->tok_len = 0;
+        token_error(r, t, n, "more plies than a game can have (DF_PGN_PLIES_MAX)");
         return;
     }
     if (!r->replay || r->skipping) {
@@ -354,17 +354,13 @@ static void token_done(df_pgn_reader *r, const df_pgn_visitor *v)
     df_move m = DF_MOVE_NONE;
     if (null_move) {
         if (df_checkers(&r->board)) {
-            r->tok_len = n;
-            token_error(r, "a null move while in check");
-            r->tok_len = 0;
+            token_error(r, t, n, "a null move while in check");
             return;
         }
     } else if (df_move_from_san(&m, &r->board, t, n) != DF_OK) {
         char why[48];
         snprintf(why, sizeof why, "%s move", df_move_from_san_error(&r->board, t, n));
-        r->tok_len = n;
-        token_error(r, why);
-        r->tok_len = 0;
+        token_error(r, t, n, why);
         return;
     }
     emit_pending(r, v);
@@ -526,12 +522,75 @@ static void recover(df_pgn_reader *r, const df_pgn_visitor *v, const char *what,
     new_game_at_bracket(r, v, offset);
 }
 
+/* ---- skimming: movetext that is not read ---- */
+
+/* Movetext of a game that is not read (filtered out, or header-only reading), from a place
+ * between tokens: only what can end the game or change the scanner's state stops it — a
+ * comment, a variation, a line comment, a tag, a '%' line, a result — and newlines are
+ * counted. Returns where the scanner goes on (it reads that byte as it always does), or end. */
+static const char *skim_moves(df_pgn_reader *r, const char *p, const char *end)
+{
+    const char *floor = p; /* a token found below starts here at the earliest */
+    while (p < end && !(r->line_start && *p == '%')) {
+        const char *q = df__find_skim(p, end);
+        if (q == end) {
+            /* A token at the end of this piece of input may go on in the next, a '-' in it:
+             * the scanner reads it from its start. */
+            while (q > p && df__class[(unsigned char)q[-1]] == C_TOKEN) q--;
+            if (q > p) r->line_start = false;
+            return q;
+        }
+        if (q > p) r->line_start = false;
+        if (*q == '\n') {
+            r->line++;
+            r->line_start = true;
+            p = q + 1;
+            continue;
+        }
+        if (*q != '-') return q;
+        /* A '-': the token around it, unless it is a result, is passed over. */
+        const char *t0 = q, *t1 = q + 1;
+        while (t0 > floor && df__class[(unsigned char)t0[-1]] == C_TOKEN) t0--;
+        while (t1 < end && df__class[(unsigned char)*t1] == C_TOKEN) t1++;
+        df_result result;
+        if (t1 == end || is_result(t0, (uint32_t)(t1 - t0), &result)) return t0;
+        p = t1;
+    }
+    return p;
+}
+
+/* A comment of a game that is not read: to its '}', newlines counted; a '[' that starts a line
+ * is left to the scanner (the recovery rule). */
+static const char *skim_comment(df_pgn_reader *r, const char *p, const char *end)
+{
+    while (p < end && !(r->line_start && *p == '[')) {
+        const char *q = df__find3(p, end, '}', '\n', '\n');
+        if (q > p) r->line_start = false;
+        if (q == end) return end;
+        r->line_start = *q == '\n';
+        if (*q == '}') {
+            r->state = ST_MOVES;
+            return q + 1;
+        }
+        r->line++;
+        p = q + 1;
+    }
+    return p;
+}
+
 /* Each state consumes as long a run of bytes as it can; a byte that changes the state is
  * handled by the next round. r->line counts the newlines consumed, r->line_start says whether
  * the last byte consumed was one. */
 static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_visitor *v)
 {
     while (p < end && !r->stopped) {
+        if (r->skim) {
+            if (r->state == ST_MOVES)
+                p = skim_moves(r, p, end);
+            else if (r->state == ST_COMMENT && r->cmd_state == 0 && !r->bracket_at_line_start)
+                p = skim_comment(r, p, end);
+            if (p == end) break;
+        }
         bool line_start = r->line_start;
         char c = *p;
         switch (r->state) {
@@ -591,28 +650,34 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 r->depth = 1;
                 r->open_line = r->line;
             } else if (cls == C_RPAREN || cls == C_RBRACE || cls == C_RBRACKET) {
-                r->tok_len = 1;
-                r->tok[0] = c;
                 r->tok_line = r->line;
-                token_error(r, cls == C_RPAREN ? "')' without '('" : "unexpected bracket");
-                r->tok_len = 0;
+                token_error(r, p, 1, cls == C_RPAREN ? "')' without '('" : "unexpected bracket");
             } else {
-                /* A token: '*' is one (a result), '$' starts one (a NAG). */
-                r->tok[0] = c;
-                r->tok_len = 1;
-                r->tok_long = false;
+                /* A token: '*' is one (a result), '$' starts one (a NAG). Read where it
+                 * stands when it ends in this piece of input (the usual case), else copied. */
                 r->tok_line = r->line;
                 r->tok_offset = offset_of(r, p);
-                if (cls == C_STAR) {
-                    token_done(r, v);
-                    break;
+                r->line_start = false;
+                const char *q = p + 1;
+                if (cls != C_STAR)
+                    while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
+                const size_t n = (size_t)(q - p);
+                if (q == end && cls != C_STAR) {
+                    r->tok_len = (uint32_t)(n < DF_PGN_TOKEN_MAX ? n : DF_PGN_TOKEN_MAX);
+                    memcpy(r->tok, p, r->tok_len);
+                    r->tok_long = n > DF_PGN_TOKEN_MAX;
+                    r->state = ST_TOKEN;
+                } else {
+                    token_done(r, v, p, (uint32_t)(n < DF_PGN_TOKEN_MAX + 1 ? n : DF_PGN_TOKEN_MAX),
+                               n > DF_PGN_TOKEN_MAX);
                 }
-                r->state = ST_TOKEN;
+                p = q;
+                continue; /* the delimiter is scanned again, between tokens */
             }
             break;
         }
         case ST_TOKEN: {
-            /* The token's bytes, fast. */
+            /* The rest of a token that began in an earlier piece of input. */
             const char *q = p;
             while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
             const size_t n = (size_t)(q - p), room = DF_PGN_TOKEN_MAX - r->tok_len;
@@ -623,7 +688,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             p = q;
             if (p == end) continue;
             r->state = ST_MOVES;
-            token_done(r, v);
+            token_done(r, v, r->tok, r->tok_len, r->tok_long);
             continue; /* the delimiter is scanned again, between tokens */
         }
         case ST_TAG_NAME:
@@ -704,13 +769,24 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             for (;;) {
                 if (r->cmd_state == 0) {
                     /* Comment text up to '}', '[' or a newline, fast. */
-                    const char *q = p;
-                    while (q < end && *q != '}' && *q != '[' && *q != '\n') q++;
+                    const char *q = df__find3(p, end, '}', '[', '\n');
                     if (q > p) r->line_start = line_start = false;
                     p = q;
                 } else if (r->cmd_state == 2) {
-                    /* A command's text ("eval 0.17") up to ']', '}' or a newline, fast; a
-                     * byte that does not fit is left to the test below. */
+                    /* A command's text ("eval 0.17") up to ']', '}' or a newline: read where
+                     * it stands when its ']' is in this piece of input (the usual case). */
+                    if (r->cmd_len == 0) {
+                        const char *q = df__find3(p, end, ']', '}', '\n');
+                        if (q < end && *q == ']' && (size_t)(q - p) <= sizeof r->cmd) {
+                            if (r->pending) df__pgn_command(p, (size_t)(q - p), &r->ply);
+                            r->cmd_state = 0;
+                            r->line_start = line_start = false;
+                            p = q + 1;
+                            if (p == end) break;
+                            continue;
+                        }
+                    }
+                    /* Else copied, a byte that does not fit left to the test below. */
                     const char *q = p;
                     const size_t room = sizeof r->cmd - r->cmd_len;
                     while (q < end && (size_t)(q - p) < room && *q != ']' && *q != '}' &&
@@ -840,7 +916,7 @@ df_status df_pgn_finish(df_pgn_reader *r, const df_pgn_visitor *v)
     if (r->bom < 3) bom_unmatched(r, v, r->bom);
     if (r->state == ST_TOKEN) {
         r->state = ST_MOVES;
-        token_done(r, v);
+        token_done(r, v, r->tok, r->tok_len, r->tok_long);
     }
     if (r->open && !r->stopped) {
         static const char *const where[] = {
