@@ -9,8 +9,8 @@
 #include "app.h"
 
 static const char help[] =
-    "usage: dirfill pgn [--json] [--positions] [--chess960] [--threads N] [--where EXPR]...\n"
-    "                  [FILE...]\n"
+    "usage: dirfill pgn [--json] [--positions | --headers] [--chess960] [--threads N]\n"
+    "                  [--where EXPR]... [FILE...]\n"
     "\n"
     "Reads chess games in PGN from each FILE in order (standard input without one; a name\n"
     "ending in .zst or .gz is decompressed as it is read), checks and plays every move of each\n"
@@ -20,6 +20,8 @@ static const char help[] =
     "                headers; a game of another variant: game, skipped\n"
     "  --positions   with --json, one object per position before each move instead: game,\n"
     "                ply, fen, uci, san, result (eval, clock when the move has them)\n"
+    "  --headers     tags and results only: the movetext is skimmed for the game's end, not\n"
+    "                read (fastest; with --json: game, headers, result)\n"
     "  --chess960    every game is Chess960 (a Variant tag can also say so)\n"
     "  --threads N   read on N threads (0, the default: one per CPU); output stays in input\n"
     "                order\n"
@@ -249,6 +251,12 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
         cmd_text_puts(b, "}\n");
         return DF_PGN_READ;
     }
+    if (o->flags & DF_PGN_HEADERS_ONLY && !g->error) {
+        put_game_key(s, g);
+        put_headers(b, g);
+        cmd_text_putf(b, ", \"result\": \"%s\"}\n", df_result_string(g->result));
+        return DF_PGN_READ;
+    }
     if (g->error) {
         put_game_key(s, g);
         cmd_text_puts(b, ", \"error\": ");
@@ -407,6 +415,8 @@ int cmd_pgn(int argc, char **argv, const char *backend)
             o.json = true;
         else if (cmd_is(argv[i], "--positions"))
             o.positions = true;
+        else if (cmd_is(argv[i], "--headers"))
+            o.flags |= DF_PGN_HEADERS_ONLY;
         else if (cmd_is(argv[i], "--chess960"))
             o.flags |= DF_PGN_CHESS960;
         else if (argv[i][0] == '-' && argv[i][1]) {
@@ -418,6 +428,10 @@ int cmd_pgn(int argc, char **argv, const char *backend)
     if (o.positions && !o.json) {
         free(files);
         return cmd_usage_error("pgn", "--positions writes JSON: give --json too");
+    }
+    if (o.positions && o.flags & DF_PGN_HEADERS_ONLY) {
+        free(files);
+        return cmd_usage_error("pgn", "--headers reads no position: give --positions or --headers");
     }
     df_pgn_filter *filter = NULL;
     char why[DF_PGN_FILTER_ERROR_MAX];

@@ -935,6 +935,22 @@ static void test_pgn_where(void **state)
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.out, ": 3 games, 1 positions, 1 errors, 0 skipped, 0 filtered,"));
     done(&r);
+    /* --headers: the tags and result of every game, its movetext not read (b's illegal move
+     * is no error), in the same places. */
+    r = run(ARGS("pgn", "--json", "--headers", a), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, "{\"game\": 1, \"headers\": {\"Event\": \"b\", \"WhiteElo\": "
+                                  "\"1500\"}, \"result\": \"*\"}\n"));
+    assert_non_null(strstr(r.out, "{\"game\": 2, \"headers\": {\"Event\": \"c\", \"WhiteElo\": "
+                                  "\"2200\", \"White\": \"x\"}, \"warning\": "));
+    assert_non_null(strstr(r.out, "\"result\": \"1-0\"}\n"));
+    done(&r);
+    r = run(ARGS("pgn", "--headers", "--where", "WhiteElo<2000", a), "", 0, NULL);
+    assert_non_null(strstr(r.out, ": 1 games, 0 positions, 0 errors, 0 skipped, 2 filtered,"));
+    done(&r);
+    r = run(ARGS("pgn", "--json", "--headers", "--positions", a), "", 0, NULL);
+    assert_int_equal(2, r.status);
+    done(&r);
     static const char *const bad[] = {"WhiteElo", ">=2000", "White Elo>=1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         r = run(ARGS("pgn", "--where", bad[i], "/nonexistent/file.pgn"), "", 0, NULL);

@@ -537,6 +537,7 @@ static const char *skim_moves(df_pgn_reader *r, const char *p, const char *end)
             /* A token at the end of this piece of input may go on in the next, a '-' in it:
              * the scanner reads it from its start. */
             while (q > p && df__class[(unsigned char)q[-1]] == C_TOKEN) q--;
+            if (q > p && q[-1] == '$') q--;
             if (q > p) r->line_start = false;
             return q;
         }
@@ -551,6 +552,7 @@ static const char *skim_moves(df_pgn_reader *r, const char *p, const char *end)
         /* A '-': the token around it, unless it is a result, is passed over. */
         const char *t0 = q, *t1 = q + 1;
         while (t0 > floor && df__class[(unsigned char)t0[-1]] == C_TOKEN) t0--;
+        if (t0 > floor && t0[-1] == '$') t0--; /* a NAG's '$' begins its token */
         while (t1 < end && df__class[(unsigned char)*t1] == C_TOKEN) t1++;
         df_result result;
         if (t1 == end || is_result(t0, (uint32_t)(t1 - t0), &result)) return t0;
@@ -559,14 +561,29 @@ static const char *skim_moves(df_pgn_reader *r, const char *p, const char *end)
     return p;
 }
 
-/* A comment of a game that is not read: to its '}', newlines counted; a '[' that starts a line
- * is left to the scanner (the recovery rule). */
+/* A comment of a game that is not read: to its '}', newlines counted, a [%...] command passed
+ * over when it closes on its line within the bytes the reader keeps of one. What the scanner
+ * treats in a way of its own is left to it (it reads that byte next): a '[' that starts a line
+ * (the recovery rule), a command that does not close so (a newline or a '[' may be its text). */
 static const char *skim_comment(df_pgn_reader *r, const char *p, const char *end)
 {
     while (p < end && !(r->line_start && *p == '[')) {
-        const char *q = df__find3(p, end, '}', '\n', '\n');
+        const char *q = df__find3(p, end, '}', '\n', '[');
         if (q > p) r->line_start = false;
         if (q == end) return end;
+        if (*q == '[') {
+            if (q + 1 == end) return q;
+            if (q[1] == '%') {
+                const char *limit =
+                    end - q - 2 > (ptrdiff_t)sizeof r->cmd ? q + 2 + sizeof r->cmd : end;
+                const char *close = df__find3(q + 2, limit, ']', '}', '\n');
+                if (close == limit || *close != ']') return q;
+                q = close;
+            }
+            r->line_start = false;
+            p = q + 1;
+            continue;
+        }
         r->line_start = *q == '\n';
         if (*q == '}') {
             r->state = ST_MOVES;
