@@ -42,8 +42,8 @@ globals().update({name.upper(): i for i, name in enumerate(SQUARE_NAMES)})
 __all__ = ["PLANES", "PERFT_MAX_DEPTH", "Board", "Outcome", "analyze", "attack_planes",
            "attack_planes_from_bitboards", "backend", "backends", "legal_moves", "perft", "push",
            "select_backend", "svg", "WHITE", "BLACK", "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN",
-           "KING", "SQUARE_NAMES", "Game", "read_pgn", "pgn_positions", "pgn_split",
-           "RESULT_UNKNOWN"]
+           "KING", "SQUARE_NAMES", "Game", "read_pgn", "pgn_positions", "pgn_batches", "pgn_split",
+           "pgn_cuts", "RESULT_UNKNOWN", "POSITION_COLUMNS"]
 
 _status, _value = _dirfill._backend_env()
 if _status != "ok":
@@ -124,10 +124,11 @@ class Game:
     ``eval`` (per ply: pawns from White's view, "#N" / "#-N" for a mate, None where the move's
     comment has no [%eval]) and ``clock`` (per ply, seconds, or None). A game that could not be
     read has ``error`` (the message, naming the ply and the token) and ``error_line``; a game
-    of another variant has ``skipped``; the move lists of both are None.
+    of another variant has ``skipped``; the move lists of both are None. ``warning``: None, or
+    what was read but not kept (a repeated tag: its first value is kept).
     """
     __slots__ = ("index", "headers", "start", "result", "uci", "san", "eval", "clock", "end",
-                 "error", "error_line", "skipped")
+                 "error", "error_line", "skipped", "warning")
 
     def __repr__(self):
         what = ("error %r" % self.error if self.error else "skipped %r" % self.skipped
@@ -135,29 +136,54 @@ class Game:
         return "<dirfill.Game %d: %s>" % (self.index, what)
 
 
-def read_pgn(source, *, chess960=False):
+def read_pgn(source, *, chess960=False, where=None):
     """The games of a PGN source one by one, as dirfill.Game objects.
 
     ``source``: a path (a name ending in .zst or .gz is decompressed as it is read), bytes, or
     a binary file object. Every move of each game's main line is read as SAN, checked and
     played by the C library; a game with an error is given with ``error`` set and the reading
     goes on. ``chess960``: every game is Chess960 (a game's Variant tag can also say so).
+    ``where``: a tag filter, a str or a list of str that must all hold, as ``dirfill pgn
+    --where`` takes them (``"WhiteElo>=2000"``, ``"TimeControl^=600"``; ``= != < <= > >=``
+    compare numbers when both sides are numbers, ``^=`` is a prefix); the games it rejects are
+    not given but keep their numbers (``index`` counts every game of the input). A malformed
+    expression raises ValueError with the library's message.
     """
     for (index, headers, start, result, uci, san, evals, clock, end, error, error_line,
-         skipped) in _dirfill._pgn_games(source, chess960=chess960):
+         skipped, warning) in _dirfill._pgn_games(source, chess960=chess960, where=where):
         g = Game.__new__(Game)
         g.index, g.headers, g.start, g.result = index, dict(headers), start, result
         g.uci, g.san, g.eval, g.clock, g.end = uci, san, evals, clock, end
         g.error, g.error_line, g.skipped = error, error_line if error else None, skipped
+        g.warning = warning
         yield g
 
 
+#: The columns of pgn_positions and pgn_batches, in order (``uci`` only when asked).
+POSITION_COLUMNS = ("pieces", "stm", "castling", "ep", "halfmove", "fullmove", "game", "ply",
+                    "move", "result", "eval", "clock")
+
+
+def _specs(source, byte_range=None, first_game=0):
+    """The (source, byte_range, first_game) list the C readers take: a list or tuple of sources
+    is read in order, game numbers going on from one to the next."""
+    if isinstance(source, (list, tuple)):
+        if byte_range is not None:
+            raise ValueError("byte_range reads a part of one file, not of a list")
+        return [(s, None, first_game if i == 0 else None) for i, s in enumerate(source)]
+    return [(source, byte_range, first_game)]
+
+
 def pgn_positions(source, *, threads=0, chess960=False, uci=False, byte_range=None,
-                  first_game=0):
+                  first_game=0, where=None):
     """Every position before each move of every good game of a PGN source, as numpy columns.
 
-    Read by the C library on ``threads`` threads (0: every CPU) with the GIL released. Returns
-    a dict of arrays, one row per position:
+    ``source``: a path (a name ending in .zst or .gz is decompressed as it is read), bytes, a
+    binary file object, or a list of them read in order (game numbers go on from one to the
+    next). Read by the C library on ``threads`` threads (0: every CPU) with the GIL released,
+    in batches of 65536 rows that are then copied into one array per column (each batch freed
+    once copied: the peak memory is about the output's). Returns a dict of arrays, one row per
+    position:
 
     - ``pieces`` (n, 12) uint64: the bitboards in the order attack_planes_from_bitboards takes
       (white P N B R Q K, then black); ``stm`` bool (True: black to move); ``castling`` uint64
@@ -172,11 +198,66 @@ def pgn_positions(source, *, threads=0, chess960=False, uci=False, byte_range=No
       -(1000 - N); ``clock`` float32: the [%clk] in seconds, NaN where there is none;
 
     and ``headers`` (a dict: game index -> dict of its tags), ``errors`` (a list of (game,
-    message, line) of the games that could not be read: they give no rows) and ``skipped``
-    (a list of (game, reason): games of other variants). The planes of the rows:
-    ``attack_planes_from_bitboards(p["pieces"], p["stm"], castling=p["castling"], ep=p["ep"])``.
-    ``byte_range=(start, end)`` reads that part of a plain file (pgn_split gives such parts;
-    give its first_game too).
+    message, line) of the games that could not be read: they give no rows), ``skipped``
+    (a list of (game, reason): games of other variants), ``warnings`` (a list of (game,
+    message): what was read but not kept, a repeated tag's later values) and ``stats`` (a dict:
+    games, errors, skipped, filtered, plies, bytes). ``where``: a tag filter as read_pgn takes
+    it; a filtered game gives nothing but is counted (``stats["filtered"]``) and keeps its
+    number. The planes of the rows: ``attack_planes_from_bitboards(p["pieces"], p["stm"],
+    castling=p["castling"], ep=p["ep"])``. ``byte_range=(start, end)`` reads that part of a
+    plain file (pgn_split or pgn_cuts give such parts; give its first_game too).
     """
-    return _dirfill._pgn_positions(source, threads=threads, chess960=chess960, uci=uci,
-                                   byte_range=byte_range, first_game=first_game)
+    return _dirfill._pgn_positions(_specs(source, byte_range, first_game), threads=threads,
+                                   chess960=chess960, uci=uci, where=where)
+
+
+def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=False, where=None,
+                columns=None, uci=False):
+    """The positions of a PGN source in batches of ``batch_size`` rows, in bounded memory.
+
+    An iterator of dicts with the columns of :func:`pgn_positions` (the same names, types and
+    meanings), each exactly ``batch_size`` rows but the last, and what the games say besides:
+    ``headers`` (game index -> tags), ``errors`` ((game, message, line)), ``skipped`` ((game,
+    reason)) and ``warnings`` ((game, message)) of the games whose first position is in the
+    batch (a game without positions: an error, a skipped or filtered-out variant, a game of no
+    moves, goes with the batch being filled when it ended, a last batch of no rows if need be).
+    ``source`` as for pgn_positions (a list of paths is read in order, game numbers going on).
+
+    The C library reads on its own threads while the caller works: the source is read and
+    decompressed on one, the games replayed on ``threads`` workers (0: every CPU), and the
+    batches wait in a queue of two: memory is bounded by the batch size and the thread count,
+    not by the input. ``planes=True`` adds ``planes``, uint8 (n, len(PLANES), 8, 8), computed on
+    ``threads`` threads without the GIL while the reader goes on (castling and en passant
+    included, as attack_planes_from_bitboards computes them). ``columns``: the names to keep
+    (default: all). ``where``: a tag filter as read_pgn takes it. Ctrl-C raises
+    KeyboardInterrupt within about 20 ms and stops the reader; a source that fails (a file
+    object whose read raises, a corrupt .zst) raises its error after the batches read before
+    it. The iterator's ``stats`` (a dict as pgn_positions gives) counts the sources read to the
+    end; ``close()`` stops the reader at once (an abandoned iterator does it when collected).
+    """
+    it = _dirfill._pgn_batches(_specs(source), batch_size, threads=threads, planes=planes,
+                               chess960=chess960, uci=uci, where=where)
+    if columns is None:
+        return it
+    return _Columns(it, columns)
+
+
+class _Columns:
+    """pgn_batches' iterator with only some columns kept."""
+
+    def __init__(self, it, columns):
+        self._it, self._keep = it, set(columns)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        batch = next(self._it)
+        return {k: v for k, v in batch.items() if k in self._keep}
+
+    @property
+    def stats(self):
+        return self._it.stats
+
+    def close(self):
+        self._it.close()

@@ -52,13 +52,19 @@ df_interrupt dfpy_poll_start(dfpy_poll *p, PyThreadState **save);
 /* With the GIL held: run the signal handlers; -1 when one raised. */
 int dfpy_check_signals(void);
 
+/* where=: *out the library's filter of a str or a list of str (NULL for None): 0, or -1 with
+ * ValueError (the library's message for a malformed expression) or TypeError. */
+int dfpy_filter(PyObject *where, df_pgn_filter **out);
+
 /* 1 and *out = its board when o is a dirfill.Board, else 0. */
 int dfpy_board_of(PyObject *o, df_board *out);
 
 /* The types and functions of the other files, added to the module by PyInit__dirfill. */
 int dfpy_add_board(PyObject *module);
 int dfpy_add_pgn(PyObject *module);
+int dfpy_add_stream(PyObject *module);
 extern PyMethodDef dfpy_planes_methods[];
 extern PyMethodDef dfpy_pgn_methods[];
+extern PyMethodDef dfpy_stream_methods[];
 
 #endif

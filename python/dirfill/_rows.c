@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: MIT */
+/* Rows, sinks and records of the PGN readers (see _rows.h). */
+#include "_rows.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* ---- columns ---- */
+
+bool dfpy_rows_reserve(dfpy_rows *c, size_t need)
+{
+    if (need <= c->cap) return true;
+    size_t cap = c->cap ? c->cap : 4096;
+    while (cap < need) cap *= 2;
+#define GROW(name, width)                                                                          \
+    {                                                                                              \
+        void *grown = realloc(c->name, cap * (width) * sizeof *c->name);                           \
+        if (!grown) return c->failed = true, false;                                                \
+        c->name = grown;                                                                           \
+    }
+    DFPY_COLUMN_FIELDS(GROW)
+#undef GROW
+    if (c->with_uci) {
+        void *grown = realloc(c->uci, cap * sizeof *c->uci);
+        if (!grown) return c->failed = true, false;
+        c->uci = grown;
+    }
+    c->cap = cap;
+    return true;
+}
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+/* Mappings of batches the arrays gave back, kept for the next batches: their pages stay mapped
+ * (a fresh mapping faults in every page as the rows are written, which costs more than the
+ * copy that writes them). */
+enum { POOL = 8 };
+static struct {
+    pthread_mutex_t lock;
+    void *p[POOL];
+    size_t bytes[POOL];
+    int n;
+} pool = {PTHREAD_MUTEX_INITIALIZER, {NULL}, {0}, 0};
+
+static void *region_take(size_t bytes)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&pool.lock);
+    for (int i = 0; i < pool.n; i++)
+        if (pool.bytes[i] == bytes) {
+            p = pool.p[i];
+            pool.p[i] = pool.p[--pool.n];
+            pool.bytes[i] = pool.bytes[pool.n];
+            break;
+        }
+    pthread_mutex_unlock(&pool.lock);
+    if (p) return p;
+    p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void region_give(void *p, size_t bytes)
+{
+    pthread_mutex_lock(&pool.lock);
+    const bool kept = pool.n < POOL;
+    if (kept) {
+        pool.p[pool.n] = p;
+        pool.bytes[pool.n++] = bytes;
+    }
+    pthread_mutex_unlock(&pool.lock);
+    if (!kept) munmap(p, bytes);
+}
+
+bool dfpy_rows_map(dfpy_rows *c, size_t cap, bool with_uci)
+{
+    memset(c, 0, sizeof *c);
+    size_t bytes = 0;
+#define SIZE(name, width) bytes += align64(cap * (width) * sizeof *c->name);
+    DFPY_COLUMN_FIELDS(SIZE)
+#undef SIZE
+    if (with_uci) bytes += align64(cap * sizeof *c->uci);
+    if (bytes == 0) bytes = 64;
+    void *p = region_take(bytes);
+    if (!p) return false;
+    char *at = p;
+#define PLACE(name, width)                                                                         \
+    c->name = (void *)at;                                                                          \
+    at += align64(cap * (width) * sizeof *c->name);
+    DFPY_COLUMN_FIELDS(PLACE)
+#undef PLACE
+    if (with_uci) c->uci = (void *)at;
+    c->with_uci = with_uci;
+    c->cap = cap;
+    c->region = p;
+    c->region_bytes = bytes;
+    return true;
+}
+
+static size_t page_bytes(size_t n) { return n ? (n + 4095) & ~(size_t)4095 : 4096; }
+
+static void *map_column(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE); /* advice: a fault per 2 MB where the kernel allows it */
+#endif
+    return p;
+}
+
+bool dfpy_rows_reserve_mapped(dfpy_rows *c, size_t cap, bool with_uci)
+{
+    memset(c, 0, sizeof *c);
+    c->column_maps = true;
+    c->with_uci = with_uci;
+    for (; cap >= 4096; cap /= 2) {
+        bool ok = true;
+#define MAP(name, width)                                                                           \
+    if (ok && !(c->name = map_column(page_bytes(cap * (width) * sizeof *c->name)))) ok = false;
+        DFPY_COLUMN_FIELDS(MAP)
+#undef MAP
+        if (ok && with_uci && !(c->uci = map_column(page_bytes(cap * sizeof *c->uci)))) ok = false;
+        c->cap = cap;
+        if (ok) return true;
+        dfpy_rows_free(c);
+        c->column_maps = true;
+        c->with_uci = with_uci;
+    }
+    return false;
+}
+
+/* Moves a column's mapping to a larger one: the kernel moves its pages, nothing is copied. */
+static void *remap(void *p, size_t old, size_t bytes)
+{
+    void *q = mremap(p, old, bytes, MREMAP_MAYMOVE);
+    return q == MAP_FAILED ? NULL : q;
+}
+
+bool dfpy_rows_grow_mapped(dfpy_rows *c, size_t need)
+{
+    if (need <= c->cap) return true;
+    size_t cap = c->cap;
+    while (cap < need) cap *= 2;
+#define GROW(name, width)                                                                          \
+    {                                                                                              \
+        void *q = remap(c->name, page_bytes(c->cap * (width) * sizeof *c->name),                   \
+                        page_bytes(cap * (width) * sizeof *c->name));                              \
+        if (!q) return c->failed = true, false;                                                    \
+        c->name = q;                                                                               \
+    }
+    DFPY_COLUMN_FIELDS(GROW)
+#undef GROW
+    if (c->with_uci) {
+        void *q =
+            remap(c->uci, page_bytes(c->cap * sizeof *c->uci), page_bytes(cap * sizeof *c->uci));
+        if (!q) return c->failed = true, false;
+        c->uci = (void *)q;
+    }
+    c->cap = cap;
+    return true;
+}
+
+void dfpy_rows_free(dfpy_rows *c)
+{
+    if (c->region) {
+        region_give(c->region, c->region_bytes);
+    } else if (c->column_maps) {
+#define UNMAP(name, width)                                                                         \
+    if (c->name) munmap(c->name, page_bytes(c->cap *(width) * sizeof *c->name));
+        DFPY_COLUMN_FIELDS(UNMAP)
+#undef UNMAP
+        if (c->uci) munmap(c->uci, page_bytes(c->cap * sizeof *c->uci));
+    } else {
+#define FREE(name, width) free(c->name);
+        DFPY_COLUMN_FIELDS(FREE)
+#undef FREE
+        free(c->uci);
+    }
+    memset(c, 0, sizeof *c);
+}
+
+void dfpy_rows_append(dfpy_rows *dst, const dfpy_rows *src, size_t from, size_t to,
+                      int64_t game_add)
+{
+    const size_t n = to - from, at = dst->n;
+    if (n == 0) return;
+#define COPY(name, width)                                                                          \
+    memcpy(dst->name + at * (width), src->name + from * (width), n * (width) * sizeof *dst->name);
+    DFPY_COLUMN_FIELDS(COPY)
+#undef COPY
+    if (dst->with_uci) memcpy(dst->uci + at, src->uci + from, n * sizeof *dst->uci);
+    for (size_t i = 0; i < n; i++) dst->game[at + i] += game_add;
+    dst->n += n;
+}
+
+/* A capsule that owns a mapping: a batch's (given back to the pool) or a column's (unmapped). */
+static void give_capsule(PyObject *capsule)
+{
+    region_give(PyCapsule_GetPointer(capsule, NULL),
+                (size_t)(uintptr_t)PyCapsule_GetContext(capsule));
+}
+
+static void unmap_capsule(PyObject *capsule)
+{
+    munmap(PyCapsule_GetPointer(capsule, NULL), (size_t)(uintptr_t)PyCapsule_GetContext(capsule));
+}
+
+static PyObject *owner_of(void *p, size_t bytes, PyCapsule_Destructor d)
+{
+    PyObject *o = PyCapsule_New(p, NULL, d);
+    if (o) PyCapsule_SetContext(o, (void *)(uintptr_t)bytes);
+    return o;
+}
+
+/* Puts an array over data into out; owner (a new reference, consumed) keeps the memory. */
+static int put_array(PyObject *out, const char *name, PyObject *owner, void *data, int nd,
+                     npy_intp *dims, PyArray_Descr *descr)
+{
+    PyObject *a = owner && descr ? PyArray_NewFromDescr(&PyArray_Type, descr, nd, dims, NULL, data,
+                                                        NPY_ARRAY_CARRAY, NULL)
+                                 : NULL;
+    if (!a || PyArray_SetBaseObject((PyArrayObject *)a, owner) < 0) {
+        Py_XDECREF(a);
+        Py_XDECREF(owner);
+        return -1;
+    }
+    const int r = PyDict_SetItemString(out, name, a);
+    Py_DECREF(a);
+    return r;
+}
+
+int dfpy_rows_to_dict(dfpy_rows *c, PyObject *out)
+{
+    dfpy_rows rows = *c;
+    memset(c, 0, sizeof *c); /* the arrays own the memory now */
+    PyObject *region = rows.region ? owner_of(rows.region, rows.region_bytes, give_capsule) : NULL;
+    if (rows.region && !region) {
+        region_give(rows.region, rows.region_bytes);
+        return -1;
+    }
+    npy_intp n = (npy_intp)rows.n, dims2[2] = {n, 12};
+    struct {
+        const char *name;
+        void *data;
+        int nd, type;
+        size_t bytes;
+    } cols[] = {
+        {"pieces", rows.pieces, 2, NPY_UINT64, 96},
+        {"stm", rows.stm, 1, NPY_BOOL, 1},
+        {"castling", rows.castling, 1, NPY_UINT64, 8},
+        {"ep", rows.ep, 1, NPY_INT8, 1},
+        {"halfmove", rows.halfmove, 1, NPY_UINT32, 4},
+        {"fullmove", rows.fullmove, 1, NPY_UINT32, 4},
+        {"game", rows.game, 1, NPY_INT64, 8},
+        {"ply", rows.ply, 1, NPY_UINT32, 4},
+        {"move", rows.move, 1, NPY_UINT16, 2},
+        {"result", rows.result, 1, NPY_INT8, 1},
+        {"eval", rows.eval, 1, NPY_FLOAT32, 4},
+        {"clock", rows.clock, 1, NPY_FLOAT32, 4},
+        {"uci", rows.uci, 1, NPY_STRING, DF_UCI_MAX},
+    };
+    int status = 0;
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        if (!cols[i].data) continue;
+        PyObject *owner = region;
+        if (region)
+            Py_INCREF(region);
+        else
+            owner = owner_of(cols[i].data, page_bytes(rows.cap * cols[i].bytes), unmap_capsule);
+        if (!owner && !region) munmap(cols[i].data, page_bytes(rows.cap * cols[i].bytes));
+        PyArray_Descr *d = NULL;
+        if (cols[i].type == NPY_STRING) {
+            if ((d = PyArray_DescrNewFromType(NPY_STRING))) d->elsize = DF_UCI_MAX;
+        } else {
+            d = PyArray_DescrFromType(cols[i].type);
+        }
+        if (!status)
+            status = put_array(out, cols[i].name, owner, cols[i].data, cols[i].nd,
+                               cols[i].nd == 2 ? dims2 : &n, d);
+        else
+            Py_XDECREF(owner), Py_XDECREF(d);
+    }
+    Py_XDECREF(region);
+    return status;
+}
+
+/* ---- records ---- */
+
+static void put(dfpy_records *r, const void *p, size_t n)
+{
+    if (r->len + n > r->cap) {
+        size_t cap = r->cap ? r->cap : 1 << 14;
+        while (cap < r->len + n) cap *= 2;
+        char *grown = realloc(r->text, cap);
+        if (!grown) {
+            r->failed = true;
+            return;
+        }
+        r->text = grown;
+        r->cap = cap;
+    }
+    if (n) memcpy(r->text + r->len, p, n);
+    r->len += n;
+}
+
+void dfpy_record(dfpy_records *r, char kind, uint64_t game, const char *a, size_t na, const char *b,
+                 size_t nb)
+{
+    const uint32_t la = (uint32_t)na, lb = (uint32_t)nb;
+    put(r, &kind, 1);
+    put(r, &game, 8);
+    put(r, &la, 4);
+    put(r, a, na);
+    put(r, &lb, 4);
+    put(r, b, nb);
+}
+
+void dfpy_records_append(dfpy_records *dst, const dfpy_records *src)
+{
+    put(dst, src->text, src->len);
+}
+
+size_t dfpy_record_at(const dfpy_records *r, size_t at, char *kind, uint64_t *game, const char **a,
+                      uint32_t *na, const char **b, uint32_t *nb)
+{
+    const char *t = r->text + at;
+    *kind = t[0];
+    memcpy(game, t + 1, 8);
+    memcpy(na, t + 9, 4);
+    *a = t + 13;
+    memcpy(nb, t + 13 + *na, 4);
+    *b = t + 17 + *na;
+    return at + 17 + *na + *nb;
+}
+
+static int add_header(PyObject *headers, PyObject *key, const char *a, uint32_t la, const char *b,
+                      uint32_t lb)
+{
+    PyObject *tags = PyDict_GetItemWithError(headers, key);
+    if (!tags) {
+        if (PyErr_Occurred() || !(tags = PyDict_New())) return -1;
+        const int r = PyDict_SetItem(headers, key, tags);
+        Py_DECREF(tags); /* the dict holds it */
+        if (r < 0) return -1;
+    }
+    PyObject *name = PyUnicode_DecodeUTF8(a, la, "replace"),
+             *value = PyUnicode_DecodeUTF8(b, lb, "replace");
+    const int r = name && value ? PyDict_SetItem(tags, name, value) : -1;
+    Py_XDECREF(name);
+    Py_XDECREF(value);
+    return r;
+}
+
+int dfpy_records_to_dict(const dfpy_records *r, PyObject *out)
+{
+    PyObject *headers = PyDict_New(), *errors = PyList_New(0), *skipped = PyList_New(0),
+             *warnings = PyList_New(0);
+    int status = headers && errors && skipped && warnings ? 0 : -1;
+    for (size_t at = 0; !status && at < r->len;) {
+        char kind;
+        uint64_t game;
+        const char *a, *b;
+        uint32_t la, lb;
+        at = dfpy_record_at(r, at, &kind, &game, &a, &la, &b, &lb);
+        PyObject *key = PyLong_FromUnsignedLongLong(game), *item = NULL;
+        if (!key) {
+            status = -1;
+        } else if (kind == 'H') {
+            status = add_header(headers, key, a, la, b, lb);
+        } else {
+            PyObject *list = kind == 'E' ? errors : kind == 'S' ? skipped : warnings;
+            item = kind == 'E'
+                       ? Py_BuildValue("(Os#L)", key, a, (Py_ssize_t)la, strtoll(b, NULL, 10))
+                       : Py_BuildValue("(Os#)", key, a, (Py_ssize_t)la);
+            status = item ? PyList_Append(list, item) : -1;
+        }
+        Py_XDECREF(item);
+        Py_XDECREF(key);
+    }
+    if (!status)
+        status = PyDict_SetItemString(out, "headers", headers) < 0 ||
+                         PyDict_SetItemString(out, "errors", errors) < 0 ||
+                         PyDict_SetItemString(out, "skipped", skipped) < 0 ||
+                         PyDict_SetItemString(out, "warnings", warnings) < 0
+                     ? -1
+                     : 0;
+    Py_XDECREF(headers);
+    Py_XDECREF(errors);
+    Py_XDECREF(skipped);
+    Py_XDECREF(warnings);
+    return status;
+}
+
+/* ---- sinks ---- */
+
+void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, const bool *stop)
+{
+    memset(p, 0, sizeof *p);
+    p->with_uci = with_uci;
+    p->stop = stop;
+    pthread_mutex_init(&p->lock, NULL);
+}
+
+static void sink_free(dfpy_sink *s)
+{
+    dfpy_rows_free(&s->rows);
+    free(s->rec.text);
+    free(s);
+}
+
+void dfpy_sink_pool_free(dfpy_sink_pool *p)
+{
+    while (p->nspare) sink_free(p->spare[--p->nspare]);
+    pthread_mutex_destroy(&p->lock);
+}
+
+void *dfpy_sink_open(void *ctx)
+{
+    dfpy_sink_pool *o = ctx;
+    pthread_mutex_lock(&o->lock);
+    dfpy_sink *s = o->nspare ? o->spare[--o->nspare] : NULL;
+    pthread_mutex_unlock(&o->lock);
+    if (!s && (s = calloc(1, sizeof *s))) s->rows.with_uci = o->with_uci;
+    if (s) s->stop = o->stop;
+    return s;
+}
+
+void dfpy_sink_drop(void *ctx, void *p)
+{
+    dfpy_sink_pool *o = ctx;
+    dfpy_sink *s = p;
+    if (s->failed || s->rows.failed || s->rec.failed) {
+        sink_free(s);
+        return;
+    }
+    s->rows.n = s->game_start = s->rec.len = 0;
+    pthread_mutex_lock(&o->lock);
+    const bool kept = o->nspare < DFPY_SPARE_SINKS;
+    if (kept) o->spare[o->nspare++] = s;
+    pthread_mutex_unlock(&o->lock);
+    if (!kept) sink_free(s);
+}
+
+static bool stopped(const dfpy_sink *s)
+{
+    return s->failed || s->rec.failed || s->rows.failed ||
+           (s->stop && __atomic_load_n(s->stop, __ATOMIC_RELAXED));
+}
+
+static void record_warning(dfpy_sink *s, const df_pgn_game *g)
+{
+    if (!g->warning || s->warned) return;
+    dfpy_record(&s->rec, 'W', g->index, g->warning, strlen(g->warning), "", 0);
+    s->warned = true;
+}
+
+df_pgn_action dfpy_sink_begin(void *ctx, const df_pgn_game *g)
+{
+    dfpy_sink *s = ctx;
+    s->game_start = s->rows.n;
+    s->warned = false;
+    for (uint32_t i = 0; i < g->ntags; i++)
+        dfpy_record(&s->rec, 'H', g->index, g->tags[i].name, g->tags[i].name_len, g->tags[i].value,
+                    g->tags[i].value_len);
+    record_warning(s, g);
+    return stopped(s) ? DF_PGN_STOP : DF_PGN_READ;
+}
+
+void dfpy_sink_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
+{
+    dfpy_sink *s = ctx;
+    dfpy_rows *c = &s->rows;
+    if (!dfpy_rows_reserve(c, c->n + 1)) return;
+    const size_t i = c->n++;
+    df_board_parts parts;
+    df_board_to_parts(&parts, p->before);
+    memcpy(c->pieces + 12 * i, parts.pieces, sizeof parts.pieces);
+    c->castling[i] = parts.castling_rooks;
+    c->stm[i] = (uint8_t)parts.stm;
+    c->ep[i] = (int8_t)parts.ep;
+    c->halfmove[i] = parts.halfmove;
+    c->fullmove[i] = parts.fullmove;
+    c->ply[i] = p->ply;
+    c->game[i] = (int64_t)g->index;
+    c->move[i] = p->move;
+    /* The side to move's view: White's figures negated for Black. */
+    const float sign = parts.stm == DF_WHITE ? 1.0f : -1.0f;
+    if (p->eval_kind == DF_PGN_EVAL_PAWNS)
+        c->eval[i] = sign * (float)p->pawns;
+    else if (p->eval_kind == DF_PGN_EVAL_MATE)
+        c->eval[i] = sign * (p->mate > 0 ? 1000.0f - (float)p->mate : -1000.0f - (float)p->mate);
+    else
+        c->eval[i] = NAN;
+    c->clock[i] = p->has_clock ? (float)p->clock : NAN;
+    if (c->with_uci) {
+        memset(c->uci[i], 0, DF_UCI_MAX); /* numpy reads all six bytes */
+        if (p->move == DF_MOVE_NONE)
+            memcpy(c->uci[i], "0000", 5);
+        else
+            df_move_to_uci(c->uci[i], p->before, p->move);
+    }
+}
+
+df_pgn_action dfpy_sink_end(void *ctx, const df_pgn_game *g)
+{
+    dfpy_sink *s = ctx;
+    dfpy_rows *c = &s->rows;
+    if (!g->error && !g->skipped && s->game_start > c->n) s->game_start = c->n;
+    record_warning(s, g);
+    if (g->error || g->skipped) {
+        c->n = s->game_start; /* only good games give positions */
+        if (g->error) {
+            char line[24];
+            const int n = snprintf(line, sizeof line, "%llu", (unsigned long long)g->error_line);
+            dfpy_record(&s->rec, 'E', g->index, g->error, strlen(g->error), line, (size_t)n);
+        } else {
+            dfpy_record(&s->rec, 'S', g->index, g->skipped, strlen(g->skipped), "", 0);
+        }
+    } else {
+        /* The result from each position's side to move: +1 won, 0 drawn, -1 lost. */
+        const int8_t white = g->result == DF_RESULT_WHITE_WINS   ? 1
+                             : g->result == DF_RESULT_BLACK_WINS ? -1
+                             : g->result == DF_RESULT_DRAW       ? 0
+                                                                 : -128;
+        for (size_t i = s->game_start; i < c->n; i++)
+            c->result[i] = white == -128 ? white : c->stm[i] ? (int8_t)-white : white;
+    }
+    s->game_start = c->n;
+    return stopped(s) ? DF_PGN_STOP : DF_PGN_READ;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* Positions as columns, filled by the PGN reader's workers (sinks that grow with their run of
+ * games) and handed to Python as numpy arrays (batches of a fixed capacity, one mapping each,
+ * owned by the arrays), and what a game says besides its positions (tags, errors, skipped
+ * variants, warnings) as compact text records. */
+#ifndef DFPY_ROWS_H
+#define DFPY_ROWS_H
+
+#include "_common.h"
+
+#include <pthread.h>
+#include <stdint.h>
+
+/* The columns of n rows. */
+typedef struct {
+    uint64_t *pieces, *castling;
+    uint8_t *stm;
+    int8_t *ep, *result;
+    uint32_t *halfmove, *fullmove, *ply;
+    int64_t *game;
+    uint16_t *move;
+    float *eval, *clock;
+    char (*uci)[DF_UCI_MAX];
+    size_t n, cap;
+    bool with_uci, failed;
+    void *region; /* a batch's one mapping, or NULL */
+    size_t region_bytes;
+    bool column_maps; /* each column a mapping of its own (cap rows), else a malloc each */
+} dfpy_rows;
+
+/* clang-format off */
+#define DFPY_COLUMN_FIELDS(X)                                                                      \
+    X(pieces, 12) X(castling, 1) X(stm, 1) X(ep, 1) X(result, 1) X(halfmove, 1) X(fullmove, 1)     \
+    X(ply, 1) X(game, 1) X(move, 1) X(eval, 1) X(clock, 1)
+/* clang-format on */
+
+/* Room for need rows in columns of their own (a sink's). */
+bool dfpy_rows_reserve(dfpy_rows *c, size_t need);
+/* Columns of capacity cap in one mapping (a batch's; pages touched only as rows are written). */
+bool dfpy_rows_map(dfpy_rows *c, size_t cap, bool with_uci);
+/* Columns of mappings of their own, address space for cap rows reserved (fewer when it cannot
+ * be: halved down to 4096), pages touched only as rows are written. */
+bool dfpy_rows_reserve_mapped(dfpy_rows *c, size_t cap, bool with_uci);
+/* Room for need rows in those columns: grown by mremap, which moves pages, not bytes. */
+bool dfpy_rows_grow_mapped(dfpy_rows *c, size_t need);
+void dfpy_rows_free(dfpy_rows *c);
+/* Appends src's rows [from, to) to dst (room for them needed), game numbers plus game_add. */
+void dfpy_rows_append(dfpy_rows *dst, const dfpy_rows *src, size_t from, size_t to,
+                      int64_t game_add);
+/* Puts the columns of c (mapped: a batch or columns of their own) into dict out as numpy arrays
+ * that own the memory (c is left empty); -1 with an exception. */
+int dfpy_rows_to_dict(dfpy_rows *c, PyObject *out);
+
+/* Text records: kind (H a tag, E an error, S skipped, W a warning), a game number, two strings
+ * (tag name and value; message and line number; reason; message). */
+typedef struct {
+    char *text;
+    size_t len, cap;
+    bool failed;
+} dfpy_records;
+
+void dfpy_record(dfpy_records *r, char kind, uint64_t game, const char *a, size_t na, const char *b,
+                 size_t nb);
+/* Appends src's records to dst. */
+void dfpy_records_append(dfpy_records *dst, const dfpy_records *src);
+/* The record at offset at: its fields; returns the offset of the next one. */
+size_t dfpy_record_at(const dfpy_records *r, size_t at, char *kind, uint64_t *game, const char **a,
+                      uint32_t *na, const char **b, uint32_t *nb);
+/* Adds "headers" (game -> {tag: value}), "errors" [(game, message, line)], "skipped" [(game,
+ * reason)] and "warnings" [(game, message)] of the records to out; -1 with an exception. */
+int dfpy_records_to_dict(const dfpy_records *r, PyObject *out);
+
+/* One run of games as a worker fills it: its rows and records, game numbers from 0 in the run. */
+typedef struct {
+    dfpy_rows rows;
+    size_t game_start; /* the current game's first row */
+    bool warned;       /* the current game's warning is recorded */
+    dfpy_records rec;
+    const bool *stop; /* the pool's: set, the sink's game stops at its next callback */
+    bool failed;
+} dfpy_sink;
+
+/* Sinks dropped after delivery are kept for the next ones: their columns have grown and their
+ * pages are mapped. */
+enum { DFPY_SPARE_SINKS = 8 };
+typedef struct {
+    bool with_uci;
+    const bool *stop;     /* NULL, or set (atomically) when the read must stop */
+    pthread_mutex_t lock; /* open may be called on any thread */
+    dfpy_sink *spare[DFPY_SPARE_SINKS];
+    int nspare;
+} dfpy_sink_pool;
+
+void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, const bool *stop);
+void dfpy_sink_pool_free(dfpy_sink_pool *p);
+/* df_pgn_sinks' open and drop (ctx: the pool), and the visitor's callbacks (ctx: the sink). */
+void *dfpy_sink_open(void *pool);
+void dfpy_sink_drop(void *pool, void *sink);
+df_pgn_action dfpy_sink_begin(void *sink, const df_pgn_game *g);
+void dfpy_sink_ply(void *sink, const df_pgn_game *g, const df_pgn_ply *p);
+df_pgn_action dfpy_sink_end(void *sink, const df_pgn_game *g);
+
+#endif

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* PGN sources for Python (see _source.h). */
+#include "_source.h"
+
+#include <string.h>
+
+static long read_view(void *ctx, char *buf, size_t size)
+{
+    dfpy_source *s = ctx;
+    const size_t left = (size_t)s->view.len - s->at, n = left < size ? left : size;
+    memcpy(buf, (const char *)s->view.buf + s->at, n);
+    s->at += n;
+    return (long)n;
+}
+
+static long read_range(void *ctx, char *buf, size_t size)
+{
+    dfpy_source *s = ctx;
+    const size_t want = s->range_left < size ? (size_t)s->range_left : size;
+    const size_t n = want ? fread(buf, 1, want, s->range_file) : 0;
+    s->range_left -= n;
+    return n == 0 && want && ferror(s->range_file) ? -1 : (long)n;
+}
+
+/* file.read(size), the GIL taken for it when the calling thread released it or when the read
+ * runs on a thread of the extension's own. A failed read leaves its exception set (with the GIL
+ * of the thread that read: the stream fetches it from there). */
+static long read_file_object(void *ctx, char *buf, size_t size)
+{
+    dfpy_source *s = ctx;
+    if (s->stop && __atomic_load_n(s->stop, __ATOMIC_RELAXED)) return -1;
+    PyGILState_STATE state = PyGILState_UNLOCKED;
+    if (s->save)
+        PyEval_RestoreThread(*s->save);
+    else if (s->own_thread)
+        state = PyGILState_Ensure();
+    long n = -1;
+    PyObject *data = PyObject_CallMethod(s->file, "read", "n", (Py_ssize_t)size);
+    if (data && PyBytes_Check(data) && (size_t)PyBytes_GET_SIZE(data) <= size) {
+        n = (long)PyBytes_GET_SIZE(data);
+        memcpy(buf, PyBytes_AS_STRING(data), (size_t)n);
+    } else if (data) {
+        PyErr_SetString(PyExc_TypeError,
+                        "the file must be opened in binary mode (read returns bytes)");
+    }
+    Py_XDECREF(data);
+    if (n < 0) s->failed = true; /* the exception stays set */
+    if (n < 0 && s->own_thread && !s->save && !s->exc_type)
+        PyErr_Fetch(&s->exc_type, &s->exc_value, &s->exc_tb); /* this thread's state goes */
+    if (s->save)
+        *s->save = PyEval_SaveThread();
+    else if (s->own_thread)
+        PyGILState_Release(state);
+    return n;
+}
+
+void dfpy_source_close(dfpy_source *s)
+{
+    df_pgn_source_close(s->source);
+    if (s->have_view) PyBuffer_Release(&s->view);
+    Py_XDECREF(s->file);
+    Py_XDECREF(s->exc_type);
+    Py_XDECREF(s->exc_value);
+    Py_XDECREF(s->exc_tb);
+    if (s->range_file) fclose(s->range_file);
+    memset(s, 0, sizeof *s);
+}
+
+static bool compressed_name(const char *p)
+{
+    const size_t n = strlen(p);
+    return (n > 4 && !strcmp(p + n - 4, ".zst")) || (n > 3 && !strcmp(p + n - 3, ".gz"));
+}
+
+static int open_range(dfpy_source *s, PyObject *obj, const char *p, PyObject *range)
+{
+    unsigned long long start, end;
+    if (!PyArg_ParseTuple(range, "KK", &start, &end) || start > end) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "byte_range is (start, end), start <= end");
+        return -1;
+    }
+    if (compressed_name(p)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "byte_range reads a plain file: a compressed file is read whole");
+        return -1;
+    }
+    s->range_file = fopen(p, "rb");
+    if (!s->range_file || fseeko(s->range_file, (off_t)start, SEEK_SET) != 0) {
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, obj);
+        return -1;
+    }
+    s->range_left = end - start;
+    s->source = df_pgn_source_from_function(read_range, s);
+    return 0;
+}
+
+int dfpy_source_open(dfpy_source *s, PyObject *obj, PyObject *range)
+{
+    memset(s, 0, sizeof *s);
+    if (PyUnicode_Check(obj) || PyObject_HasAttrString(obj, "__fspath__")) {
+        PyObject *path = NULL;
+        if (!PyUnicode_FSConverter(obj, &path)) return -1;
+        const char *p = PyBytes_AS_STRING(path);
+        int r = 0;
+        if (range && range != Py_None) {
+            r = open_range(s, obj, p, range);
+        } else {
+            const df_status st = df_pgn_source_open(&s->source, p);
+            if (st == DF_ERR_UNSUPPORTED)
+                PyErr_Format(PyExc_ValueError, "%s: this build cannot decompress it", p);
+            else if (st != DF_OK)
+                PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, obj);
+            r = st == DF_OK ? 0 : -1;
+        }
+        Py_DECREF(path);
+        if (r < 0) {
+            dfpy_source_close(s);
+            return -1;
+        }
+    } else if (range && range != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "byte_range reads a part of a file given by its path");
+        return -1;
+    } else if (PyObject_CheckBuffer(obj)) {
+        if (PyObject_GetBuffer(obj, &s->view, PyBUF_SIMPLE) < 0) return -1;
+        s->have_view = true;
+        s->source = df_pgn_source_from_function(read_view, s);
+    } else if (PyObject_HasAttrString(obj, "read")) {
+        Py_INCREF(obj);
+        s->file = obj;
+        s->source = df_pgn_source_from_function(read_file_object, s);
+    } else {
+        PyErr_Format(PyExc_TypeError,
+                     "source must be a path, bytes or a binary file object, not %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    if (!s->source) {
+        dfpy_source_close(s);
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+void dfpy_source_error(dfpy_source *s)
+{
+    if (s->exc_type) {
+        PyErr_Restore(s->exc_type, s->exc_value, s->exc_tb);
+        s->exc_type = s->exc_value = s->exc_tb = NULL;
+    }
+    if (PyErr_Occurred()) return;
+    const char *why = s->source ? df_pgn_source_error(s->source) : NULL;
+    PyErr_Format(PyExc_OSError, "%s", why ? why : "cannot read the input");
+}

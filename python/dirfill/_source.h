@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* PGN sources for Python: a path (.pgn, .zst, .gz; or a byte range of a plain file), bytes-like
+ * data, or a binary file object, read through the library's df_pgn_source. */
+#ifndef DFPY_SOURCE_H
+#define DFPY_SOURCE_H
+
+#include "_common.h"
+
+#include <stdio.h>
+
+/* What a source reads from, and what must live while it does. */
+typedef struct {
+    df_pgn_source *source;
+    Py_buffer view; /* bytes-like data */
+    bool have_view;
+    size_t at;            /* read position in view */
+    PyObject *file;       /* a file object (its read method is called with the GIL) */
+    PyThreadState **save; /* set while the calling thread has released the GIL */
+    bool own_thread;      /* read on a thread of the extension's own: the GIL taken for it */
+    const bool *stop;     /* NULL, or set when the reading must stop (a file object's read then
+                             fails at once, without an exception) */
+    FILE *range_file;     /* a byte range of a plain file */
+    uint64_t range_left;
+    bool failed;
+    PyObject *exc_type, *exc_value, *exc_tb; /* own_thread: a failed read's exception */
+} dfpy_source;
+
+/* Opens obj as a source (with the GIL); range: NULL or None, or (start, end) bytes of a plain
+ * file. -1 with an exception. */
+int dfpy_source_open(dfpy_source *s, PyObject *obj, PyObject *range);
+/* Closes it (with the GIL: it may hold Python objects). */
+void dfpy_source_close(dfpy_source *s);
+/* Sets the exception of a failed read (with the GIL): the file object's own when it raised, else
+ * an OSError naming the problem. */
+void dfpy_source_error(dfpy_source *s);
+
+#endif

@@ -1,0 +1,633 @@
+/* SPDX-License-Identifier: MIT */
+/* PGN positions in batches of a fixed number of rows (pgn_batches), and all of them at once on
+ * the same machinery (pgn_positions). The library's threaded reader runs on a thread of its own
+ * (its calling thread decompresses and cuts, its workers replay the games into sinks); its
+ * deliver callback copies each run's rows, in input order, into batches of batch_size rows,
+ * each one mapping, and queues the full ones; the Python iterator takes them from the queue
+ * (the GIL released while it waits), turns them into numpy arrays without copying and, when
+ * asked, computes their planes while the reader goes on. The queue holds at most two batches:
+ * the reader waits when the caller does not keep up, so memory is bounded by the batch size
+ * and the reader's own bounds, not by the input; a batch's mapping, given back by its arrays,
+ * serves a later batch. pgn_positions runs the same reader and sinks on the calling thread and
+ * copies each run's rows once into one mapping per column, reserved as address space for
+ * 2^31 rows (pages touched only as rows are written, never moved or copied). Game headers, errors, skipped games and warnings travel
+ * with the batch that holds the game's first row (a game without rows: with the batch being
+ * filled when it ended). */
+#include "_rows.h"
+#include "_source.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+/* pgn_positions reserves address space for this many rows (fewer if it cannot: the columns
+ * then grow by mremap, which moves pages, not bytes). */
+#define RESERVE ((size_t)1 << 31)
+enum { QUEUE = 2 };
+
+typedef struct batch {
+    dfpy_rows rows;
+    int32_t *file; /* with_file: the index of each row's source */
+    dfpy_records rec;
+    struct batch *next;
+} batch;
+
+/* One source to read: a path, data or file object; a byte range of a plain file or None; the
+ * number of its first game (None: the one after the previous source's last). */
+typedef struct {
+    PyObject *obj, *range;
+    bool has_first;
+    uint64_t first_game;
+} spec;
+
+typedef struct {
+    /* set up before the run */
+    size_t batch_size, max_ready; /* max_ready 0: no limit (pgn_positions) */
+    unsigned threads, flags;
+    bool with_uci, with_file;
+    bool whole; /* pgn_positions: every row into `all`, no batches */
+    dfpy_rows all;
+    dfpy_records all_rec;
+    df_pgn_filter *filter;
+    dfpy_sink_pool pool;
+    spec *specs;
+    size_t nspecs;
+    PyThreadState **save; /* the run is on the calling thread, which released the GIL */
+    df_interrupt interrupt;
+    /* the run */
+    batch *filling;
+    uint64_t base; /* the game number of the current source's first game */
+    int32_t source;
+    df_pgn_stats stats;
+    PyObject *exc_type, *exc_value, *exc_tb; /* what stopped the run */
+    bool failed, interrupted;
+    /* the queue */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    batch *head, *tail;
+    size_t nready;
+    bool stop, done;
+} stream;
+
+static void batch_free(batch *b)
+{
+    if (!b) return;
+    dfpy_rows_free(&b->rows);
+    free(b->file);
+    free(b->rec.text);
+    free(b);
+}
+
+static batch *batch_new(stream *st)
+{
+    batch *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    if (!dfpy_rows_map(&b->rows, st->batch_size, st->with_uci) ||
+        (st->with_file && !(b->file = malloc(st->batch_size * sizeof *b->file + 1)))) {
+        batch_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+/* Queues the filling batch, waiting while the queue is full; false when the run must stop. */
+static bool emit(stream *st)
+{
+    batch *b = st->filling;
+    st->filling = NULL;
+    pthread_mutex_lock(&st->lock);
+    while (st->max_ready && st->nready >= st->max_ready && !st->stop)
+        pthread_cond_wait(&st->cond, &st->lock);
+    const bool stop = st->stop;
+    if (!stop) {
+        if (st->tail)
+            st->tail->next = b;
+        else
+            st->head = b;
+        st->tail = b;
+        st->nready++;
+        pthread_cond_broadcast(&st->cond);
+    }
+    pthread_mutex_unlock(&st->lock);
+    if (stop) batch_free(b);
+    return !stop;
+}
+
+static uint64_t record_game(const dfpy_records *r, size_t at)
+{
+    uint64_t game;
+    memcpy(&game, r->text + at + 1, 8);
+    return game;
+}
+
+/* df_pgn_sinks.deliver: a run's rows and records into batches, in input order. */
+static int deliver(void *ctx, void *p, uint64_t first_game)
+{
+    stream *st = ctx;
+    dfpy_sink *s = p;
+    if (s->failed || s->rows.failed || s->rec.failed) return st->failed = true, 1;
+    const uint64_t base = st->base + first_game;
+    const dfpy_rows *rows = &s->rows;
+    if (st->whole) {
+        if (!dfpy_rows_grow_mapped(&st->all, st->all.n + rows->n)) return st->failed = true, 1;
+        dfpy_rows_append(&st->all, rows, 0, rows->n, (int64_t)base);
+        for (size_t at = 0; at < s->rec.len;) {
+            char kind;
+            uint64_t game;
+            const char *a, *t;
+            uint32_t la, lt;
+            at = dfpy_record_at(&s->rec, at, &kind, &game, &a, &la, &t, &lt);
+            dfpy_record(&st->all_rec, kind, base + game, a, la, t, lt);
+        }
+        if (st->all_rec.failed) return st->failed = true, 1;
+        if (st->interrupt.requested && st->interrupt.requested(st->interrupt.ctx)) {
+            __atomic_store_n(&st->stop, true, __ATOMIC_RELAXED); /* the workers stop too */
+            return st->interrupted = true, 1;
+        }
+        return 0;
+    }
+    size_t i = 0, at = 0;
+    while (i < rows->n || at < s->rec.len) {
+        if (!st->filling && !(st->filling = batch_new(st))) return st->failed = true, 1;
+        batch *b = st->filling;
+        const uint64_t grec = at < s->rec.len ? record_game(&s->rec, at) : UINT64_MAX;
+        if (at < s->rec.len && (i >= rows->n || grec <= (uint64_t)rows->game[i])) {
+            /* A game's records go with its first row. */
+            char kind;
+            uint64_t game;
+            const char *a, *t;
+            uint32_t la, lt;
+            at = dfpy_record_at(&s->rec, at, &kind, &game, &a, &la, &t, &lt);
+            dfpy_record(&b->rec, kind, base + game, a, la, t, lt);
+            if (b->rec.failed) return st->failed = true, 1;
+            continue;
+        }
+        const size_t room = st->batch_size - b->rows.n,
+                     limit = rows->n - i < room ? rows->n : i + room;
+        size_t j = i;
+        while (j < limit && (uint64_t)rows->game[j] < grec) j++;
+        if (b->file)
+            for (size_t k = b->rows.n; k < b->rows.n + (j - i); k++) b->file[k] = st->source;
+        dfpy_rows_append(&b->rows, rows, i, j, (int64_t)base);
+        i = j;
+        if (b->rows.n == st->batch_size && !emit(st)) return 1;
+    }
+    return __atomic_load_n(&st->stop, __ATOMIC_RELAXED);
+}
+
+static void *sink_open(void *ctx) { return dfpy_sink_open(&((stream *)ctx)->pool); }
+
+static void sink_drop(void *ctx, void *sink) { dfpy_sink_drop(&((stream *)ctx)->pool, sink); }
+
+/* The GIL, for a moment, on the thread of the run. */
+static PyGILState_STATE gil_take(stream *st)
+{
+    if (st->save) {
+        PyEval_RestoreThread(*st->save);
+        return PyGILState_LOCKED;
+    }
+    return PyGILState_Ensure();
+}
+
+static void gil_give(stream *st, PyGILState_STATE state)
+{
+    if (st->save)
+        *st->save = PyEval_SaveThread();
+    else
+        PyGILState_Release(state);
+}
+
+/* With the GIL: keeps the exception set, the first one only. */
+static void keep_exception(stream *st)
+{
+    if (!PyErr_Occurred()) return;
+    if (st->exc_type)
+        PyErr_Clear();
+    else
+        PyErr_Fetch(&st->exc_type, &st->exc_value, &st->exc_tb);
+}
+
+/* Reads every source in turn, without the GIL (taken for a moment to open and close them). */
+static void run(stream *st)
+{
+    const df_pgn_sinks sinks = {
+        sink_open, {dfpy_sink_begin, dfpy_sink_ply, dfpy_sink_end, NULL}, deliver, sink_drop, st};
+    df_status status = DF_OK;
+    for (size_t k = 0; k < st->nspecs && status == DF_OK && !st->stop; k++) {
+        dfpy_source src;
+        PyGILState_STATE g = gil_take(st);
+        const int opened = dfpy_source_open(&src, st->specs[k].obj, st->specs[k].range);
+        if (opened < 0) keep_exception(st);
+        gil_give(st, g);
+        if (opened < 0) {
+            status = DF_ERR_IO;
+            break;
+        }
+        src.save = st->save;
+        src.own_thread = !st->save;
+        src.stop = &st->stop;
+        if (st->specs[k].has_first) st->base = st->specs[k].first_game;
+        st->source = (int32_t)k;
+        df_pgn_stats stats;
+        memset(&stats, 0, sizeof stats);
+        status =
+            df_pgn_read_threaded(src.source, st->flags, st->filter, st->threads, &sinks, &stats);
+        pthread_mutex_lock(&st->lock);
+        st->stats.games += stats.games;
+        st->stats.errors += stats.errors;
+        st->stats.skipped += stats.skipped;
+        st->stats.filtered += stats.filtered;
+        st->stats.plies += stats.plies;
+        st->stats.bytes += stats.bytes;
+        pthread_mutex_unlock(&st->lock);
+        st->base += stats.games;
+        g = gil_take(st);
+        if (status == DF_ERR_IO && __atomic_load_n(&st->stop, __ATOMIC_RELAXED)) {
+            status = DF_ERR_INTERRUPTED; /* the read was stopped, it did not fail */
+        } else if (status == DF_ERR_IO) {
+            dfpy_source_error(&src);
+            keep_exception(st);
+        } else if (status == DF_ERR_INTERRUPTED) {
+            keep_exception(st); /* a file object's read or a signal handler raised */
+        }
+        dfpy_source_close(&src);
+        gil_give(st, g);
+    }
+    /* The last, short batch (the games read before an error too). */
+    if (st->filling && !st->stop && (st->filling->rows.n || st->filling->rec.len)) emit(st);
+    batch_free(st->filling);
+    st->filling = NULL;
+    pthread_mutex_lock(&st->lock);
+    st->done = true;
+    pthread_cond_broadcast(&st->cond);
+    pthread_mutex_unlock(&st->lock);
+}
+
+/* ---- set-up shared by both calls ---- */
+
+/* specs: a list of (source, byte_range or None, first_game or None). */
+static int make_specs(stream *st, PyObject *list)
+{
+    PyObject *seq = PySequence_Fast(list, "sources must be a list");
+    if (!seq) return -1;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    st->specs = calloc((size_t)n + 1, sizeof *st->specs);
+    int status = st->specs ? 0 : -1;
+    for (Py_ssize_t i = 0; !status && i < n; i++) {
+        PyObject *obj, *range, *first;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "OOO", &obj, &range, &first)) {
+            status = -1;
+            break;
+        }
+        spec *s = &st->specs[st->nspecs++];
+        Py_INCREF(obj);
+        Py_INCREF(range);
+        s->obj = obj;
+        s->range = range;
+        if (first != Py_None) {
+            s->has_first = true;
+            s->first_game = PyLong_AsUnsignedLongLong(first);
+            if (PyErr_Occurred()) status = -1;
+        }
+    }
+    if (!st->specs) PyErr_NoMemory();
+    Py_DECREF(seq);
+    return status;
+}
+
+static int stream_init(stream *st, PyObject *specs, Py_ssize_t batch_size, PyObject *threads,
+                       int chess960, int uci, PyObject *where)
+{
+    memset(st, 0, sizeof *st);
+    pthread_mutex_init(&st->lock, NULL);
+    pthread_cond_init(&st->cond, NULL);
+    dfpy_sink_pool_init(&st->pool, uci, &st->stop);
+    st->with_uci = uci;
+    st->flags = chess960 ? DF_PGN_CHESS960 : DF_PGN_STANDARD;
+    if (batch_size < 1) {
+        PyErr_SetString(PyExc_ValueError, "batch_size must be 1 or more");
+        return -1;
+    }
+    st->batch_size = (size_t)batch_size;
+    if (dfpy_threads(threads, &st->threads) < 0 || dfpy_filter(where, &st->filter) < 0 ||
+        make_specs(st, specs) < 0)
+        return -1;
+    return 0;
+}
+
+/* With the GIL, the run over. */
+static void stream_free(stream *st)
+{
+    for (batch *b = st->head, *next; b; b = next) {
+        next = b->next;
+        batch_free(b);
+    }
+    st->head = st->tail = NULL;
+    batch_free(st->filling);
+    st->filling = NULL;
+    for (size_t k = 0; k < st->nspecs; k++) {
+        Py_DECREF(st->specs[k].obj);
+        Py_DECREF(st->specs[k].range);
+    }
+    free(st->specs);
+    st->specs = NULL;
+    st->nspecs = 0;
+    df_pgn_filter_free(st->filter);
+    st->filter = NULL;
+    dfpy_rows_free(&st->all);
+    free(st->all_rec.text);
+    st->all_rec.text = NULL;
+    Py_CLEAR(st->exc_type);
+    Py_CLEAR(st->exc_value);
+    Py_CLEAR(st->exc_tb);
+    dfpy_sink_pool_free(&st->pool);
+    pthread_mutex_destroy(&st->lock);
+    pthread_cond_destroy(&st->cond);
+}
+
+static PyObject *stats_dict(const df_pgn_stats *s)
+{
+    return Py_BuildValue("{sKsKsKsKsKsK}", "games", (unsigned long long)s->games, "errors",
+                         (unsigned long long)s->errors, "skipped", (unsigned long long)s->skipped,
+                         "filtered", (unsigned long long)s->filtered, "plies",
+                         (unsigned long long)s->plies, "bytes", (unsigned long long)s->bytes);
+}
+
+/* ---- pgn_batches: the iterator ---- */
+
+typedef struct {
+    PyObject_HEAD stream st;
+    bool ready, started, joined, planes;
+    unsigned plane_threads;
+    pthread_t thread;
+} BatchesObject;
+
+static void *producer(void *arg)
+{
+    run(&((BatchesObject *)arg)->st);
+    return NULL;
+}
+
+/* Stops the reader and waits for its thread (with the GIL, which it gives up meanwhile). */
+static void batches_stop(BatchesObject *self)
+{
+    if (!self->started || self->joined) return;
+    pthread_mutex_lock(&self->st.lock);
+    __atomic_store_n(&self->st.stop, true, __ATOMIC_RELAXED);
+    pthread_cond_broadcast(&self->st.cond);
+    pthread_mutex_unlock(&self->st.lock);
+    Py_BEGIN_ALLOW_THREADS
+        pthread_join(self->thread, NULL);
+    Py_END_ALLOW_THREADS
+    self->joined = true;
+    /* Stopped early: the batches read are dropped, the iterator is over. */
+    for (batch *b = self->st.head, *next; b; b = next) {
+        next = b->next;
+        batch_free(b);
+    }
+    self->st.head = self->st.tail = NULL;
+    self->st.nready = 0;
+}
+
+static void Batches_dealloc(BatchesObject *self)
+{
+    batches_stop(self);
+    if (self->ready) stream_free(&self->st);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* The planes of a batch's rows, computed on the caller's threads without the GIL. */
+static PyObject *batch_planes(BatchesObject *self, const dfpy_rows *c)
+{
+    npy_intp shape[4] = {(npy_intp)c->n, DF_PLANES, 8, 8}, n1 = (npy_intp)c->n;
+    PyObject *planes = PyArray_SimpleNew(4, shape, NPY_UINT8), *ok = NULL;
+    if (planes) ok = PyArray_SimpleNew(1, &n1, NPY_BOOL);
+    if (!ok) {
+        Py_XDECREF(planes);
+        return NULL;
+    }
+    const df_position_rows rows = {c->pieces, c->stm, c->castling, c->ep,
+                                   (self->st.flags & DF_PGN_CHESS960) != 0};
+    uint8_t *out = PyArray_DATA((PyArrayObject *)planes);
+    bool *okp = PyArray_DATA((PyArrayObject *)ok);
+    const size_t n = c->n;
+    const unsigned threads = self->plane_threads;
+    Py_BEGIN_ALLOW_THREADS
+        df_attack_planes_from_rows_mt(out, okp, &rows, n, threads);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(ok);
+    return planes;
+}
+
+static PyObject *batch_dict(BatchesObject *self, batch *b)
+{
+    PyObject *out = PyDict_New(), *planes = NULL;
+    int status = out ? 0 : -1;
+    if (!status && self->planes) {
+        planes = batch_planes(self, &b->rows);
+        status = planes ? PyDict_SetItemString(out, "planes", planes) : -1;
+        Py_XDECREF(planes);
+    }
+    if (!status && b->file) {
+        npy_intp n = (npy_intp)b->rows.n;
+        PyObject *f = PyArray_SimpleNew(1, &n, NPY_INT32);
+        if (f) memcpy(PyArray_DATA((PyArrayObject *)f), b->file, b->rows.n * sizeof *b->file);
+        status = f ? PyDict_SetItemString(out, "file", f) : -1;
+        Py_XDECREF(f);
+    }
+    if (!status) status = dfpy_rows_to_dict(&b->rows, out);
+    if (!status) status = dfpy_records_to_dict(&b->rec, out);
+    batch_free(b);
+    if (status) Py_CLEAR(out);
+    return out;
+}
+
+static PyObject *Batches_next(BatchesObject *self)
+{
+    stream *st = &self->st;
+    if (!self->started || (self->joined && !st->exc_type)) return NULL;
+    for (;;) {
+        batch *b = NULL;
+        bool done = false;
+        Py_BEGIN_ALLOW_THREADS
+            pthread_mutex_lock(&st->lock);
+            if (!st->head && !st->done) {
+                struct timespec until;
+                clock_gettime(CLOCK_REALTIME, &until);
+                until.tv_nsec += 20 * 1000 * 1000;
+                if (until.tv_nsec >= 1000000000L) {
+                    until.tv_sec++;
+                    until.tv_nsec -= 1000000000L;
+                }
+                pthread_cond_timedwait(&st->cond, &st->lock, &until);
+            }
+            if ((b = st->head)) {
+                st->head = b->next;
+                if (!st->head) st->tail = NULL;
+                st->nready--;
+                pthread_cond_broadcast(&st->cond); /* room in the queue */
+            }
+            done = st->done;
+            pthread_mutex_unlock(&st->lock);
+        Py_END_ALLOW_THREADS
+        if (b) return batch_dict(self, b);
+        if (done) {
+            batches_stop(self);
+            if (st->exc_type) {
+                PyErr_Restore(st->exc_type, st->exc_value, st->exc_tb);
+                st->exc_type = st->exc_value = st->exc_tb = NULL;
+                return NULL;
+            }
+            if (st->failed) return PyErr_NoMemory();
+            return NULL; /* StopIteration */
+        }
+        if (PyErr_CheckSignals() < 0) {
+            batches_stop(self); /* Ctrl-C: the reader stops, the batches read are dropped */
+            return NULL;
+        }
+    }
+}
+
+static PyObject *Batches_iter(PyObject *self)
+{
+    Py_INCREF(self);
+    return self;
+}
+
+static PyObject *Batches_close(BatchesObject *self, PyObject *unused)
+{
+    (void)unused;
+    batches_stop(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batches_stats(BatchesObject *self, void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&self->st.lock);
+    const df_pgn_stats s = self->st.stats;
+    pthread_mutex_unlock(&self->st.lock);
+    return stats_dict(&s);
+}
+
+static PyMethodDef Batches_methods[] = {
+    {"close", (PyCFunction)Batches_close, METH_NOARGS, "Stops the reading thread."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef Batches_getset[] = {
+    {"stats", (getter)Batches_stats, NULL,
+     "Counts of the sources read to the end so far: games (filtered ones included), errors, "
+     "skipped, filtered, plies, bytes.",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject Batches_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dirfill._PgnBatches",
+    .tp_basicsize = sizeof(BatchesObject),
+    .tp_dealloc = (destructor)Batches_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_iter = Batches_iter,
+    .tp_iternext = (iternextfunc)Batches_next,
+    .tp_methods = Batches_methods,
+    .tp_getset = Batches_getset,
+};
+
+/* _pgn_batches(specs, batch_size, *, threads=0, planes=False, chess960=False, uci=False,
+ * where=None, file_column=False) -> iterator of dicts */
+static PyObject *py_pgn_batches(PyObject *unused, PyObject *args, PyObject *kw)
+{
+    (void)unused;
+    static char *names[] = {"specs", "batch_size", "threads",     "planes", "chess960",
+                            "uci",   "where",      "file_column", NULL};
+    PyObject *specs, *threads = NULL, *where = NULL;
+    Py_ssize_t batch_size;
+    int planes = 0, chess960 = 0, uci = 0, file_column = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|$OpppOp", names, &specs, &batch_size, &threads,
+                                     &planes, &chess960, &uci, &where, &file_column))
+        return NULL;
+    BatchesObject *self = (BatchesObject *)Batches_Type.tp_alloc(&Batches_Type, 0);
+    if (!self) return NULL;
+    self->ready = true;
+    if (stream_init(&self->st, specs, batch_size, threads, chess960, uci, where) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->st.max_ready = QUEUE;
+    self->st.with_file = file_column;
+    self->planes = planes;
+    self->plane_threads = self->st.threads;
+    if (pthread_create(&self->thread, NULL, producer, self) != 0) {
+        Py_DECREF(self);
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
+    self->started = true;
+    return (PyObject *)self;
+}
+
+/* ---- pgn_positions: every row at once ---- */
+
+/* The rows and records of a finished run as a dict. */
+static PyObject *gather(stream *st)
+{
+    PyObject *out = PyDict_New(), *stats = stats_dict(&st->stats);
+    if (!out || !stats || dfpy_rows_to_dict(&st->all, out) < 0 ||
+        dfpy_records_to_dict(&st->all_rec, out) < 0 ||
+        PyDict_SetItemString(out, "stats", stats) < 0)
+        Py_CLEAR(out);
+    Py_XDECREF(stats);
+    return out;
+}
+
+/* _pgn_positions(specs, *, threads=0, chess960=False, uci=False, where=None) -> dict */
+static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw)
+{
+    (void)unused;
+    static char *names[] = {"specs", "threads", "chess960", "uci", "where", NULL};
+    PyObject *specs, *threads = NULL, *where = NULL;
+    int chess960 = 0, uci = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OppO", names, &specs, &threads, &chess960, &uci,
+                                     &where))
+        return NULL;
+    stream st;
+    PyObject *out = NULL;
+    if (stream_init(&st, specs, 1, threads, chess960, uci, where) < 0) {
+    } else if (!dfpy_rows_reserve_mapped(&st.all, RESERVE, uci)) {
+        PyErr_NoMemory();
+    } else {
+        st.whole = true;
+        dfpy_poll poll;
+        Py_BEGIN_ALLOW_THREADS
+            st.save = &_save;
+            st.interrupt = dfpy_poll_start(&poll, &_save);
+            run(&st);
+            st.save = NULL;
+        Py_END_ALLOW_THREADS
+        if (st.exc_type) {
+            PyErr_Restore(st.exc_type, st.exc_value, st.exc_tb);
+            st.exc_type = st.exc_value = st.exc_tb = NULL;
+        } else if (st.interrupted) {
+            if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        } else if (st.failed) {
+            PyErr_NoMemory();
+        } else {
+            out = gather(&st);
+        }
+    }
+    stream_free(&st);
+    return out;
+}
+
+PyMethodDef dfpy_stream_methods[] = {{"_pgn_batches", (PyCFunction)(void (*)(void))py_pgn_batches,
+                                      METH_VARARGS | METH_KEYWORDS, NULL},
+                                     {"_pgn_positions",
+                                      (PyCFunction)(void (*)(void))py_pgn_positions,
+                                      METH_VARARGS | METH_KEYWORDS, NULL},
+                                     {NULL, NULL, 0, NULL}};
+
+int dfpy_add_stream(PyObject *module)
+{
+    (void)module; /* the iterator type is internal: pgn_batches returns it */
+    return PyType_Ready(&Batches_Type);
+}

@@ -1,0 +1,283 @@
+# SPDX-License-Identifier: MIT
+"""pgn_batches: every column of the batches against pgn_positions (itself checked against a
+Board replay in test_pgn.py), batch boundaries inside games and between files, the last short
+batch, thread counts, errors, skipped and filtered games, warnings, a byte order mark and a game
+of no moves, a file object whose read raises midway, Ctrl-C, the bounded queue, and an iterator
+dropped midway."""
+import gc
+import gzip
+import io
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import dirfill
+from test_pgn import BAD, TEXT
+
+COLUMNS = dirfill.POSITION_COLUMNS + ("uci",)
+# Several of the threaded reader's runs (it cuts every 512 KB), errors and a skipped variant in
+# the middle.
+BIG = (TEXT * 4 + BAD + TEXT * 4).encode()
+
+
+def concat(batches, names=COLUMNS):
+    batches = list(batches)
+    return {k: np.concatenate([b[k] for b in batches]) for k in names}
+
+
+def same_columns(a, b, names=COLUMNS):
+    for k in names:
+        assert a[k].dtype == b[k].dtype, k
+        assert np.array_equal(a[k], b[k], equal_nan=a[k].dtype.kind == "f"), k
+
+
+def merged(batches, key):
+    out = [] if key != "headers" else {}
+    for b in batches:
+        if key == "headers":
+            assert not set(out) & set(b[key])  # each game in one batch only
+            out.update(b[key])
+        else:
+            out.extend(b[key])
+    return out
+
+
+@pytest.fixture(scope="module")
+def whole():
+    return dirfill.pgn_positions(BIG, uci=True, threads=2)
+
+
+@pytest.mark.parametrize("size", [1, 7, 1000, 4096, 10 ** 6])
+def test_batches_are_pgn_positions(whole, size):
+    threads = 1 if size == 1 else 2
+    batches = list(dirfill.pgn_batches(BIG, size, threads=threads, uci=True))
+    n = len(whole["ply"])
+    assert [len(b["ply"]) for b in batches[:-1]] == [size] * (len(batches) - 1)
+    assert 0 < len(batches[-1]["ply"]) <= size  # the last one short
+    assert len(batches) == -(-n // size)
+    same_columns(concat(batches), whole)
+    for key in ("headers", "errors", "skipped", "warnings"):
+        assert merged(batches, key) == whole[key], key
+
+
+def test_games_travel_with_their_first_row(whole):
+    batches = list(dirfill.pgn_batches(BIG, 1000, threads=2))
+    # A batch boundary inside a game: its headers are in the batch of its first row.
+    split = 0
+    for b in batches:
+        starts = set(np.unique(b["game"][b["ply"] == 0]).tolist())
+        assert starts <= set(b["headers"])
+        if b["ply"][0] != 0:
+            split += 1
+            assert int(b["game"][0]) not in b["headers"]
+    assert split > 0
+    bad = len(TEXT.split("[Event")) - 1  # TEXT's games, times 4, then BAD's two
+    (err,) = merged(batches, "errors")
+    assert err[0] == 4 * bad and "illegal move" in err[1]
+    assert merged(batches, "skipped") == [(4 * bad + 1, "variant Atomic")]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_thread_counts_agree(whole, threads):
+    got = concat(dirfill.pgn_batches(BIG, 4096, threads=threads, uci=True))
+    same_columns(got, whole)
+
+
+def test_files_in_order(tmp_path, whole):
+    a, b = tmp_path / "a.pgn", tmp_path / "b.pgn.gz"
+    half = TEXT.encode()
+    a.write_bytes(half)
+    with gzip.open(b, "wb") as f:
+        f.write(half)
+    one = dirfill.pgn_positions(half + half, threads=2)
+    for size in (333, 4096):
+        batches = list(dirfill.pgn_batches([a, b], size, threads=2))
+        got = concat(batches, dirfill.POSITION_COLUMNS)
+        same_columns(got, one, dirfill.POSITION_COLUMNS)  # game numbers go on in the second
+        assert merged(batches, "headers") == one["headers"]
+    both = dirfill.pgn_positions([str(a), b], threads=1)
+    same_columns(both, one, dirfill.POSITION_COLUMNS)
+    assert both["stats"]["games"] == one["stats"]["games"] == 2 * (len(TEXT.split("[Event")) - 1)
+
+
+def test_columns_and_planes(whole):
+    it = dirfill.pgn_batches(BIG, 2000, threads=2, planes=True, columns=["pieces", "stm",
+                                                                           "castling", "ep",
+                                                                           "planes"])
+    b = next(it)
+    assert set(b) == {"pieces", "stm", "castling", "ep", "planes"}
+    assert b["planes"].shape == (2000, len(dirfill.PLANES), 8, 8)
+    want = dirfill.attack_planes_from_bitboards(b["pieces"], b["stm"], castling=b["castling"],
+                                                ep=b["ep"])
+    assert np.array_equal(b["planes"], want)
+    it.close()
+
+
+HAND = (
+    "\ufeff"  # a byte order mark
+    '[Event "a"]\n[White "x"]\n[WhiteElo "2100"]\n[White "y"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n'
+    '[Event "no moves"]\n[WhiteElo "2500"]\n[Result "*"]\n\n'
+    '[Event "low"]\n[WhiteElo "1500"]\n[Result "0-1"]\n\n1. d4 d5 2. c4 0-1\n\n'
+    '[Event "bad"]\n[WhiteElo "2200"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n\n'
+    '[Event "d"]\n[WhiteElo "2000"]\n[Result "1/2-1/2"]\n\n1. Nf3 1/2-1/2\n')
+
+
+def test_bom_no_moves_warning_and_filter():
+    p = dirfill.pgn_positions(HAND.encode(), threads=1)
+    assert p["stats"]["games"] == 5 and p["stats"]["filtered"] == 0
+    assert p["headers"][0] == {"Event": "a", "White": "x", "WhiteElo": "2100", "Result": "1-0"}
+    assert p["headers"][1]["Event"] == "no moves"  # read as a game of no moves
+    assert p["game"].tolist() == [0, 0, 2, 2, 2, 4]
+    assert [w[0] for w in p["warnings"]] == [0] and "White" in p["warnings"][0][1]
+    assert [e[0] for e in p["errors"]] == [3]
+    games = list(dirfill.read_pgn(io.BytesIO(HAND.encode())))
+    assert [g.warning is not None for g in games] == [True, False, False, False, False]
+    assert games[1].uci == [] and games[1].headers["Event"] == "no moves"
+
+    where = ["WhiteElo>=2000", "Event!=d"]
+    f = dirfill.pgn_positions(HAND.encode(), threads=1, where=where)
+    assert f["stats"]["filtered"] == 2 and f["stats"]["games"] == 5
+    assert f["game"].tolist() == [0, 0]  # indices are the whole input's
+    assert sorted(f["headers"]) == [0, 1, 3] and [e[0] for e in f["errors"]] == [3]
+    it = dirfill.pgn_batches(HAND.encode(), 1, threads=1, where=where)
+    batches = list(it)
+    assert [b["game"].tolist() for b in batches] == [[0], [0], []]
+    assert sorted(merged(batches, "headers")) == [0, 1, 3]
+    assert it.stats["filtered"] == 2
+    assert [g.index for g in dirfill.read_pgn(HAND.encode(), where="WhiteElo>2100")] == [1, 3]
+    assert [g.index for g in dirfill.read_pgn(HAND.encode(), where=[])] == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("call", [
+    lambda w: dirfill.pgn_positions(HAND.encode(), where=w),
+    lambda w: dirfill.pgn_batches(HAND.encode(), where=w),
+    lambda w: list(dirfill.read_pgn(HAND.encode(), where=w))])
+def test_malformed_where(call):
+    for bad in ("WhiteElo", ["Event=a", "=3"], "WhiteElo ~ 3"):
+        with pytest.raises(ValueError) as e:
+            call(bad)
+        assert str(e.value)  # the library's message
+    with pytest.raises(TypeError):
+        call([3])
+
+
+class Failing(io.RawIOBase):
+    """A file object whose read raises once `limit` bytes were read."""
+
+    def __init__(self, data, limit):
+        self.data, self.at, self.limit = data, 0, limit
+
+    def readable(self):
+        return True
+
+    def read(self, n=-1):
+        if self.at >= self.limit:
+            raise OSError("disk on fire")
+        out = self.data[self.at:self.at + min(n, 1 << 16)]
+        self.at += len(out)
+        return out
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_file_object_failing_midway(whole, threads):
+    src = Failing(BIG, len(BIG) // 2)
+    got = []
+    start = time.monotonic()
+    with pytest.raises(OSError, match="disk on fire"):
+        for b in dirfill.pgn_batches(src, 1000, threads=threads):
+            got.append(b)
+    assert time.monotonic() - start < 10
+    assert got and all(len(b["ply"]) == 1000 for b in got[:-1])
+    n = sum(len(b["ply"]) for b in got)
+    assert 0 < n < len(whole["ply"])
+    same_columns(concat(got, dirfill.POSITION_COLUMNS),
+                 {k: v[:n] for k, v in whole.items() if k in dirfill.POSITION_COLUMNS},
+                 dirfill.POSITION_COLUMNS)
+    with pytest.raises(OSError, match="disk on fire"):
+        dirfill.pgn_positions(Failing(BIG, len(BIG) // 2), threads=threads)
+
+
+class Endless(io.RawIOBase):
+    """Games without end, counting the bytes read."""
+
+    def __init__(self):
+        self.read_bytes = 0
+
+    def readable(self):
+        return True
+
+    def read(self, n=-1):
+        out = TEXT.encode()[:n]
+        self.read_bytes += len(out)
+        return out
+
+
+def test_queue_bounds_memory():
+    """The reader stops reading while the caller keeps no pace: the queue's bound holds."""
+    src = Endless()
+    it = dirfill.pgn_batches(src, 512, threads=2)
+    next(it)
+    time.sleep(0.5)
+    held = src.read_bytes
+    time.sleep(0.5)
+    assert src.read_bytes == held  # waiting, not reading
+    # A few MB at most: the queue's two batches and the reader's runs in flight.
+    assert held < 32 << 20
+    for _ in range(10 ** 5):
+        next(it)
+        if src.read_bytes > held:
+            break
+    assert src.read_bytes > held
+    it.close()
+    assert isinstance(it.stats, dict)
+
+
+class Slow(Endless):
+    """Games that come slowly: the caller waits in pgn_batches when the signal comes."""
+
+    def read(self, n=-1):
+        time.sleep(0.01)
+        return super().read(min(n, 2000))
+
+
+@pytest.mark.parametrize("source", [Endless, Slow])
+def test_ctrl_c(source):
+    main = threading.main_thread().ident
+    sent = []
+
+    def fire():
+        time.sleep(0.3)
+        sent.append(time.monotonic())
+        signal.pthread_kill(main, signal.SIGINT)
+
+    t = threading.Thread(target=fire)
+    t.start()
+    it = dirfill.pgn_batches(source(), 4096, threads=2)
+    with pytest.raises(KeyboardInterrupt):
+        for _ in it:
+            pass
+    caught = time.monotonic()
+    t.join()
+    assert caught - sent[0] < 0.5
+    it.close()  # stops the reader (an interrupt inside pgn_batches did already)
+    with pytest.raises(StopIteration):
+        next(it)
+
+
+def test_dropped_midway_and_sources():
+    for _ in range(3):
+        it = dirfill.pgn_batches(Endless(), 100, threads=2)
+        next(it)
+        del it
+        gc.collect()
+    with pytest.raises(OSError):
+        next(dirfill.pgn_batches("/nonexistent.pgn"))
+    with pytest.raises(TypeError):
+        next(dirfill.pgn_batches(3))
+    with pytest.raises(ValueError):
+        dirfill.pgn_batches(b"", 0)
+    assert list(dirfill.pgn_batches(b"")) == []
