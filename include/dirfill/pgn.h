@@ -273,6 +273,29 @@ DF_API df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags,
                                       const df_pgn_filter *filter, unsigned threads,
                                       const df_pgn_sinks *sinks, df_pgn_stats *stats);
 
+/* ---- parts: a file cut between games for readers of their own --------------------------- */
+
+/** Where a PGN input may be cut for a reader of the part after (df_pgn_find_cuts). */
+typedef struct df_pgn_cut {
+    uint64_t offset; /**< byte offset of the cut (the input's size when there is no cut after
+                          the target) */
+    uint64_t line;   /**< 1-based line that begins there */
+    uint64_t game;   /**< the index of the game that begins there: the games before it, all
+                          counted (filtered ones too, as a reader numbers them) */
+} df_pgn_cut;
+
+/** Lexes src (no move is replayed) and finds, for each of n byte offsets targets[i] (in
+ *  ascending order), the first cut at or after it: a line after a blank line that starts with
+ *  '[' and a letter (df_pgn_read_threaded's rule), where the reader of everything before stands
+ *  between games (outside any tag section, the game before ended): a reader of the part
+ *  [cuts[i].offset, cuts[i + 1].offset) reset with cuts[i].game, .line and .offset, fed that
+ *  part and finished, gives exactly the games of the whole input's reader that begin in it.
+ *  A target of 0 is the input's start; a target with no cut after it gets the input's size and
+ *  the count of its games. Reading stops at the last target's cut. Returns DF_OK,
+ *  DF_ERR_ARGUMENT (targets not ascending) or DF_ERR_IO (src failed, or out of memory). */
+DF_API df_status df_pgn_find_cuts(df_pgn_source *src, const uint64_t *targets, size_t n,
+                                  df_pgn_cut *cuts);
+
 #ifdef __cplusplus
 }
 #endif
