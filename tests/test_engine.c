@@ -161,20 +161,83 @@ static void handshake(engine *e)
     assert_string_equal(line, "readyok");
 }
 
+/* An info string naming the problem with the last position command: the next line. */
+static void expect_position_error(engine *e, const char *what)
+{
+    char line[4096];
+    next_line(e, line, sizeof line, 5000);
+    if (strncmp(line, "info string position: ", 22) || !strstr(line, what))
+        fail_msg("expected an info string with '%s', got '%s'", what, line);
+}
+
+/* go after a position command left no position: an info string and bestmove 0000, not a
+ * search of the position before it (README: no position until the next valid one). */
+static void expect_no_position(engine *e)
+{
+    char line[4096];
+    send(e, "go depth 1");
+    next_line(e, line, sizeof line, 5000);
+    assert_non_null(strstr(line, "info string go: no position"));
+    next_line(e, line, sizeof line, 5000);
+    assert_string_equal(line, "bestmove 0000");
+}
+
 static void test_handshake_and_errors(void **state)
 {
     (void)state;
     engine e;
     start(&e);
     handshake(&e);
-    char line[4096];
-    /* Bad input is reported, and the engine goes on with the last good position. */
-    send(&e, "position fen 8/8/8/8/8/8/8/8 w - - 0 1");
-    next_line(&e, line, sizeof line, 5000);
-    assert_non_null(strstr(line, "info string position:"));
-    send(&e, "position startpos moves e2e4 e7e4");
-    next_line(&e, line, sizeof line, 5000);
-    assert_non_null(strstr(line, "e7e4 is not a legal move"));
+    char line[4096], score[32], text[8];
+    /* Each invalid position follows a valid one, the mate in one of the fool's mate: a go that
+     * searched the stale position would answer d8h4 instead of 0000. */
+    const char *mate = "position startpos moves f2f3 e7e5 g2g4";
+    const char *bad[][2] = {
+        {"position fen 8/8/8/8/8/8/8/8 w - - 0 1", "bad FEN: piece placement"}, /* no kings */
+        {"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "bad FEN"},
+        {"position fen", "bad FEN"},
+        {"position fen 4k3/8/8/8/8/8/8/3KK3 w - - 0 1 moves e1e2", "bad FEN"}, /* two kings */
+        {"position fen 4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "side not to move is in check"},
+        {"position", "'startpos' or 'fen FEN'"},
+        {"position startpos e2e4", "'startpos' or 'fen FEN'"}, /* "moves" left out */
+        {"position moves e2e4", "'startpos' or 'fen FEN'"},
+        {"position startfen", "'startpos' or 'fen FEN'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        send(&e, "%s", mate);
+        send(&e, "%s", bad[i][0]);
+        expect_position_error(&e, bad[i][1]);
+        expect_no_position(&e);
+    }
+    /* A valid position after an invalid one is searched again. */
+    df_board b = dft_fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2");
+    send(&e, "%s", mate);
+    best_move(&e, &b, "depth 2", score, text);
+    assert_string_equal(text, "d8h4");
+
+    /* A move that is not legal, or not a move at all: the position before it, said so. */
+    b = dft_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    send(&e, "position startpos moves e2e4 e7e4 d2d4");
+    expect_position_error(&e, "move 2 'e7e4' is not legal there; the position is the one "
+                              "before it, rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b");
+    best_move(&e, &b, "depth 2", score, text); /* legal for black after e2e4 */
+    send(&e, "position startpos moves e2e4 e7e5q");
+    expect_position_error(&e, "move 2 'e7e5q' is not legal there");
+    best_move(&e, &b, "depth 2", score, text);
+    send(&e, "position startpos moves e2e4 xyz e7e5");
+    expect_position_error(&e, "move 2 'xyz' is not UCI notation");
+    best_move(&e, &b, "depth 2", score, text);
+    /* The history is the legal prefix's: e2e4 was played from the start position. */
+    b = dft_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    send(&e, "position startpos moves e4e5");
+    expect_position_error(&e, "move 1 'e4e5' is not legal there");
+    best_move(&e, &b, "depth 2", score, text);
+
+    /* Spaces around the words are accepted. */
+    send(&e, "position   startpos  moves  e2e4 ");
+    b = dft_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    best_move(&e, &b, "depth 2", score, text);
+
     send(&e, "frobnicate");
     next_line(&e, line, sizeof line, 5000);
     assert_non_null(strstr(line, "unknown command"));

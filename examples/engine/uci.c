@@ -12,7 +12,8 @@
 #include "engine.h"
 
 static struct {
-    df_board board;     /* the position after the moves */
+    df_board board;     /* the position after the moves (when has_position) */
+    bool has_position;  /* false after an invalid position command (set_position) */
     df_history history; /* the positions before it */
     bool chess960;
     int overhead_ms;
@@ -53,35 +54,66 @@ static void stop_search(void)
     uci.searching = false;
 }
 
+/* Whether text has the shape of a UCI move (e2e4, e7e8q), legal or not: to tell a GUI whether
+ * it sent something that is not a move at all or a move this position does not allow. */
+static bool uci_move_shaped(const char *m)
+{
+    const size_t n = strlen(m);
+    return (n == 4 || (n == 5 && strchr("qrbn", m[4]))) && m[0] >= 'a' && m[0] <= 'h' &&
+           m[1] >= '1' && m[1] <= '8' && m[2] >= 'a' && m[2] <= 'h' && m[3] >= '1' && m[3] <= '8';
+}
+
+/* position [startpos | fen FEN] [moves M...]. What an invalid command leaves (README, "The
+ * example engine"), answered with an info string either way so that no go searches a position
+ * the GUI did not mean without a word:
+ * - no startpos/fen, text after startpos, a FEN the library rejects or one where the side not
+ *   to move is in check: no position at all; go then answers bestmove 0000 (a GUI that sent a
+ *   bad position learns it at once, rather than from a move in some earlier game);
+ * - a move that is not UCI notation or not legal where it stands: the position after the moves
+ *   before it (the game as far as it is legal, which is what other engines keep), the rest
+ *   ignored. */
 static void set_position(char *args)
 {
+    uci.has_position = false;
     const df_fen_flags flags = uci.chess960 ? DF_FEN_CHESS960 : DF_FEN_STANDARD;
+    while (*args == ' ' || *args == '\t') args++;
     char *moves = strstr(args, " moves");
+    if (moves && moves[6] != 0 && moves[6] != ' ' && moves[6] != '\t') moves = NULL;
     if (moves) *moves = 0;
+    for (size_t n = strlen(args); n && (args[n - 1] == ' ' || args[n - 1] == '\t');) args[--n] = 0;
     df_board b;
     df_fen_error err;
-    bool ok;
-    if (!strncmp(args, "startpos", 8))
-        ok = df_fen_parse(&b, DF_FEN_START, strlen(DF_FEN_START), flags, &err) == DF_OK;
-    else if (!strncmp(args, "fen", 3))
-        ok = df_fen_parse(&b, args + 3, strlen(args + 3), flags, &err) == DF_OK;
-    else {
-        printf("info string position: startpos or fen expected\n");
-        return;
-    }
-    if (!ok || !df_board_playable(&b)) {
-        printf("info string position: %s\n", ok ? "the side not to move is in check" : err.message);
+    if (!strcmp(args, "startpos")) {
+        df_fen_parse(&b, DF_FEN_START, strlen(DF_FEN_START), flags, NULL);
+    } else if (!strncmp(args, "fen", 3) && (args[3] == ' ' || args[3] == 0)) {
+        if (df_fen_parse(&b, args + 3, strlen(args + 3), flags, &err) != DF_OK) {
+            printf("info string position: bad FEN: %s; no position until the next valid one\n",
+                   err.message);
+            return;
+        }
+        if (!df_board_playable(&b)) {
+            printf("info string position: bad FEN: the side not to move is in check; no "
+                   "position until the next valid one\n");
+            return;
+        }
+    } else {
+        printf("info string position: 'startpos' or 'fen FEN', then 'moves ...', expected; no "
+               "position until the next valid one\n");
         return;
     }
     df_history_init(&uci.history);
     if (moves) {
         char *save;
+        int ply = 0;
         for (char *m = strtok_r(moves + 6, " \t", &save); m; m = strtok_r(NULL, " \t", &save)) {
             df_move move;
+            ply++;
             if (df_move_from_uci(&move, &b, m, strlen(m)) != DF_OK) {
-                printf("info string position: %s is not a legal move; the moves after it are "
-                       "ignored\n",
-                       m);
+                char fen[DF_FEN_MAX];
+                df_fen_format(fen, sizeof fen, &b, flags);
+                printf("info string position: move %d '%s' is %s; the position is the one "
+                       "before it, %s, and the moves after it are ignored\n",
+                       ply, m, uci_move_shaped(m) ? "not legal there" : "not UCI notation", fen);
                 break;
             }
             df_history_push(&uci.history, &b);
@@ -89,6 +121,7 @@ static void set_position(char *args)
         }
     }
     uci.board = b;
+    uci.has_position = true;
 }
 
 /* The value after a keyword of a go command, or -1. */
@@ -106,6 +139,12 @@ static long long go_value(const char *args, const char *key)
 static void go(const char *args)
 {
     stop_search();
+    if (!uci.has_position) {
+        /* Never a search of a position the GUI did not set (set_position). */
+        printf("info string go: no position (the last position command was invalid)\n"
+               "bestmove 0000\n");
+        return;
+    }
     search_limits *l = &uci.limits;
     memset(l, 0, sizeof *l);
     l->root = uci.board;
@@ -158,6 +197,7 @@ int main(void)
     tt_resize(16);
     df_fen_parse(&uci.board, DF_FEN_START, strlen(DF_FEN_START), DF_FEN_STANDARD, NULL);
     df_history_init(&uci.history);
+    uci.has_position = true; /* the start position until a position command */
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -179,9 +219,9 @@ int main(void)
         } else if (!strncmp(cmd, "setoption", 9)) {
             stop_search();
             set_option(cmd);
-        } else if (!strncmp(cmd, "position ", 9)) {
+        } else if (!strncmp(cmd, "position", 8) && (cmd[8] == 0 || cmd[8] == ' ')) {
             stop_search();
-            set_position(cmd + 9);
+            set_position(cmd + 8 + (cmd[8] == ' '));
         } else if (!strncmp(cmd, "go", 2) && (cmd[2] == 0 || cmd[2] == ' ')) {
             go(cmd + 2);
         } else if (!strcmp(cmd, "stop")) {
