@@ -3,15 +3,17 @@
 """Positions and feature planes of PGN files on a Dask cluster, in shards, in input order.
 
     examples/dask_pgn.py INPUT... OUTDIR [--workers N] [--scheduler ADDRESS]
-                                         [--parts-per-file P] [--overwrite]
+                                         [--parts-per-file P] [--rows-per-shard R] [--overwrite]
 
 Each INPUT is a PGN file, plain or compressed (.zst, .gz). A plain file is split into P byte
-ranges at game boundaries (dirfill.pgn_split lexes it, fast); a compressed one is one
-partition. For partition i the worker that read it (dirfill.pgn_positions) writes:
-  OUTDIR/positions-00000.npz  the columns of pgn_positions (pieces, stm, castling, ep, halfmove,
-                              fullmove, game, ply, move, result, eval, clock) and `input`, the
-                              input's number in the manifest
-  OUTDIR/planes-00000.npy     uint8 (n, len(dirfill.PLANES), 8, 8), row for row
+ranges at exact game boundaries (dirfill.pgn_cuts, the threaded reader's rule; it lexes the
+file, fast); a compressed one is one partition. The worker of partition i reads it with
+dirfill.pgn_batches in batches of R rows (planes computed as it reads, memory bounded by R, not
+by the partition) and writes one shard a batch, all of R rows but the partition's last:
+  OUTDIR/positions-00000-0000.npz  the columns of pgn_positions (pieces, stm, castling, ep,
+                                   halfmove, fullmove, game, ply, move, result, eval, clock)
+                                   and `input`, the input's number in the manifest
+  OUTDIR/planes-00000-0000.npy     uint8 (n, len(dirfill.PLANES), 8, 8), row for row
 The games that could not be read are counted and listed in OUTDIR/bad-games.tsv (file, game
 index in it, message), games of other variants in the same file. OUTDIR/manifest.json is
 written last: a directory without it holds an unfinished run. Files are written under
@@ -39,20 +41,27 @@ def save(path, write):
     os.replace(tmp, path)
 
 
-def partition(index, file_number, path, byte_range, first_game, outdir):
-    """One partition: (index, positions, [(file, game, message), ...])."""
+def partition(index, file_number, path, byte_range, first_game, rows, outdir):
+    """One partition: (index, [(shard name, rows), ...], errors, skipped, [(file, game,
+    message), ...])."""
     import dirfill
 
-    p = dirfill.pgn_positions(path, threads=1, byte_range=byte_range, first_game=first_game)
-    planes = dirfill.attack_planes_from_bitboards(p["pieces"], p["stm"], castling=p["castling"],
-                                                  ep=p["ep"], threads=1)
-    columns = {k: v for k, v in p.items() if isinstance(v, np.ndarray)}
-    columns["input"] = np.full(len(p["pieces"]), file_number, dtype=np.int16)
-    save(os.path.join(outdir, "positions-%05d.npz" % index), lambda f: np.savez(f, **columns))
-    save(os.path.join(outdir, "planes-%05d.npy" % index), lambda f: np.save(f, planes))
-    bad = [(path, game, message) for game, message, _line in p["errors"]]
-    bad += [(path, game, reason) for game, reason in p["skipped"]]
-    return index, len(p["pieces"]), len(p["errors"]), len(p["skipped"]), sorted(bad)
+    shards, bad, errors, skipped = [], [], 0, 0
+    for k, batch in enumerate(dirfill.pgn_batches(path, rows, threads=1, planes=True,
+                                                  byte_range=byte_range, first_game=first_game)):
+        bad += [(path, game, message) for game, message, _line in batch["errors"]]
+        bad += [(path, game, reason) for game, reason in batch["skipped"]]
+        errors, skipped = errors + len(batch["errors"]), skipped + len(batch["skipped"])
+        n = len(batch["ply"])
+        if n == 0:
+            continue
+        columns = {c: batch[c] for c in dirfill.POSITION_COLUMNS}
+        columns["input"] = np.full(n, file_number, dtype=np.int16)
+        name = "%05d-%04d" % (index, k)
+        save(os.path.join(outdir, "positions-%s.npz" % name), lambda f: np.savez(f, **columns))
+        save(os.path.join(outdir, "planes-%s.npy" % name), lambda f: np.save(f, batch["planes"]))
+        shards.append((name, n))
+    return index, shards, errors, skipped, sorted(bad)
 
 
 def run(args):
@@ -67,9 +76,14 @@ def run(args):
         if path.endswith((".zst", ".gz")):
             parts.append((number, path, None, 0))
         else:
-            parts += [(number, path, (s, e), g) for s, e, g in dirfill.pgn_split(path, args.parts_per_file)]
+            size = os.path.getsize(path)
+            targets = [size * k // args.parts_per_file for k in range(args.parts_per_file + 1)]
+            cuts = dirfill.pgn_cuts(path, targets)
+            parts += [(number, path, (a[0], b[0]), a[2]) for a, b in zip(cuts, cuts[1:])
+                      if a[0] < b[0]]
     with client_of(args) as client:
-        tasks = [dask.delayed(partition)(i, number, path, byte_range, first_game, outdir)
+        tasks = [dask.delayed(partition)(i, number, path, byte_range, first_game,
+                                         args.rows_per_shard, outdir)
                  for i, (number, path, byte_range, first_game) in enumerate(parts)]
         results = sorted(client.gather(client.compute(tasks)))
     bad = [entry for r in results for entry in r[4]]
@@ -77,14 +91,15 @@ def run(args):
          lambda f: f.write(("file\tgame\tmessage\n" + "".join(
              "%s\t%d\t%s\n" % (path, game, message.replace("\t", " "))
              for path, game, message in bad)).encode()))
-    positions = sum(r[1] for r in results)
+    shards = [shard for r in results for shard in r[1]]
+    positions = sum(n for _, n in shards)
     manifest = {"inputs": inputs, "positions": positions, "bad_games": sum(r[2] for r in results),
                 "skipped_games": sum(r[3] for r in results), "planes": list(dirfill.PLANES),
-                "shards": [{"positions": "positions-%05d.npz" % r[0], "planes": "planes-%05d.npy" % r[0],
-                            "rows": r[1]} for r in results]}
+                "shards": [{"positions": "positions-%s.npz" % name, "planes": "planes-%s.npy" % name,
+                            "rows": n} for name, n in shards]}
     save(os.path.join(outdir, "manifest.json"), lambda f: f.write(json.dumps(manifest, indent=1).encode()))
     print("%d positions in %d shards; %d games with errors, %d skipped (listed in %s)"
-          % (positions, len(results), manifest["bad_games"], manifest["skipped_games"],
+          % (positions, len(shards), manifest["bad_games"], manifest["skipped_games"],
              os.path.join(args.outdir, "bad-games.tsv")))
 
 
@@ -96,6 +111,8 @@ def main(argv=None):
     parser.add_argument("--scheduler", help="address of a running Dask scheduler")
     parser.add_argument("--parts-per-file", type=int, default=8,
                         help="partitions of each plain file (default 8)")
+    parser.add_argument("--rows-per-shard", type=int, default=65536,
+                        help="positions of each shard (default 65536; a partition's last has fewer)")
     parser.add_argument("--overwrite", action="store_true", help="clear a non-empty OUTDIR first")
     args = parser.parse_args(argv)
     return run_checked(run, args, args.inputs)

@@ -20,7 +20,7 @@ import numpy as _np
 
 from . import _dirfill
 from ._dirfill import (PERFT_MAX_DEPTH, Board, Outcome, analyze, backend, backends, legal_moves,
-                       perft, pgn_split, push, select_backend, svg)
+                       perft, pgn_cuts, pgn_split, push, select_backend, svg)
 
 __version__ = _dirfill.__version__
 
@@ -212,7 +212,7 @@ def pgn_positions(source, *, threads=0, chess960=False, uci=False, byte_range=No
 
 
 def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=False, where=None,
-                columns=None, uci=False):
+                columns=None, uci=False, byte_range=None, first_game=0):
     """The positions of a PGN source in batches of ``batch_size`` rows, in bounded memory.
 
     An iterator of dicts with the columns of :func:`pgn_positions` (the same names, types and
@@ -234,8 +234,9 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
     object whose read raises, a corrupt .zst) raises its error after the batches read before
     it. The iterator's ``stats`` (a dict as pgn_positions gives) counts the sources read to the
     end; ``close()`` stops the reader at once (an abandoned iterator does it when collected).
+    ``byte_range`` and ``first_game`` as for pgn_positions (a part from pgn_cuts).
     """
-    it = _dirfill._pgn_batches(_specs(source), batch_size, threads=threads, planes=planes,
+    it = _dirfill._pgn_batches(_specs(source, byte_range, first_game), batch_size, threads=threads, planes=planes,
                                chess960=chess960, uci=uci, where=where)
     if columns is None:
         return it

@@ -300,7 +300,73 @@ static PyObject *py_pgn_split(PyObject *unused, PyObject *args)
     return out;
 }
 
+/* pgn_cuts(source, targets) -> [(offset, line, game), ...]: df_pgn_find_cuts. */
+static PyObject *py_pgn_cuts(PyObject *unused, PyObject *args)
+{
+    (void)unused;
+    PyObject *source, *targets_obj;
+    if (!PyArg_ParseTuple(args, "OO", &source, &targets_obj)) return NULL;
+    PyObject *seq = PySequence_Fast(targets_obj, "targets must be a sequence of byte offsets");
+    if (!seq) return NULL;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    uint64_t *targets = calloc((size_t)n + 1, sizeof *targets);
+    df_pgn_cut *cuts = calloc((size_t)n + 1, sizeof *cuts);
+    PyObject *out = NULL;
+    dfpy_source src;
+    memset(&src, 0, sizeof src);
+    if (!targets || !cuts) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        targets[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (PyErr_Occurred()) goto done;
+        if (i && targets[i] < targets[i - 1]) {
+            PyErr_SetString(PyExc_ValueError, "targets must be in ascending order");
+            goto done;
+        }
+    }
+    if (dfpy_source_open(&src, source, NULL) < 0) goto done;
+    df_status s;
+    if (src.file) { /* a file object is read with the GIL */
+        s = df_pgn_find_cuts(src.source, targets, (size_t)n, cuts);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+            s = df_pgn_find_cuts(src.source, targets, (size_t)n, cuts);
+        Py_END_ALLOW_THREADS
+    }
+    if (s != DF_OK) {
+        dfpy_source_error(&src);
+        goto done;
+    }
+    out = PyList_New(n);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        PyObject *item =
+            Py_BuildValue("(KKK)", (unsigned long long)cuts[i].offset,
+                          (unsigned long long)cuts[i].line, (unsigned long long)cuts[i].game);
+        if (!item)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, item);
+    }
+done:
+    dfpy_source_close(&src);
+    free(targets);
+    free(cuts);
+    Py_DECREF(seq);
+    return out;
+}
+
 PyMethodDef dfpy_pgn_methods[] = {
+    {"pgn_cuts", py_pgn_cuts, METH_VARARGS,
+     "pgn_cuts(source, targets) -> list of (offset, line, game)\n\nFor each byte offset of "
+     "targets (ascending), the first place at or after it where a PGN input may be cut for a "
+     "reader of the part after: the threaded reader's rule (a line after a blank line that "
+     "starts with '[' and a letter, outside any tag section) with the game before ended. "
+     "`game` is the index of the game that starts there, `line` its line; a target with no cut "
+     "after it gets the input's size and its number of games. The input is lexed (no move "
+     "replayed) up to the last cut. pgn_positions(path, byte_range=(a, b), first_game=game) "
+     "then reads a part exactly as the whole input's reader reads it (PGNDataset's split)."},
     {"_pgn_games", (PyCFunction)(void (*)(void))py_pgn_games, METH_VARARGS | METH_KEYWORDS, NULL},
     {"pgn_split", py_pgn_split, METH_VARARGS,
      "pgn_split(path, parts) -> list of (start, end, first_game)\n\nA plain PGN file in about "

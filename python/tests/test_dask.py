@@ -113,11 +113,17 @@ def test_dask_pgn(tmp_path):
         f.write(TEXT.encode())
     out = tmp_path / "shards"
     result = subprocess.run([sys.executable, PGN_SCRIPT, str(plain), str(packed), str(out),
-                             "--workers", "2", "--parts-per-file", "4"],
+                             "--workers", "2", "--parts-per-file", "4", "--rows-per-shard", "1000"],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     shards = [np.load(out / s["positions"]) for s in manifest["shards"]]
+    # Shards of a fixed number of rows, but the last of each partition.
+    last = {}
+    for s in manifest["shards"]:
+        last[s["positions"].split("-")[1]] = s["rows"]
+    full = [s["rows"] for s in manifest["shards"]]
+    assert full.count(1000) >= len(full) - len(last) and max(full) == 1000
     planes = np.concatenate([np.load(out / s["planes"]) for s in manifest["shards"]])
     want = [dirfill.pgn_positions(plain), dirfill.pgn_positions(packed)]
     for key in ("pieces", "game", "ply", "move", "eval"):
