@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "weights.h"
+
 enum {
     MAX_PLY = 128,
     INF = 32000,
@@ -25,8 +27,31 @@ void eval_init(void);
 int evaluate(const df_board *b);
 /* Material of the pieces but pawns and kings of a side (null-move and endgame decisions). */
 int non_pawn_material(const df_board *b, df_color c);
-/* Piece values by df_piece_type, the same as the library's SEE values. */
+/* Piece values by df_piece_type, the same as the library's SEE values (the search's; the
+ * evaluation's material is a tunable term of weights.h). */
 extern const int piece_value[DF_PIECE_TYPES];
+
+/* The evaluation is linear in its weights (weights.h): each term counts something for white
+ * and for black, and weighs (white's count - black's) by a middlegame and an endgame weight,
+ * blended by the phase. The terms, named as in weights.h: */
+enum eval_term {
+#define EVAL_TERM_ENUM(name, mg, eg) TERM_##name,
+    DFENGINE_WEIGHTS(EVAL_TERM_ENUM)
+#undef EVAL_TERM_ENUM
+        EVAL_TERMS
+};
+/* The features are two a term, the middlegame's and the endgame's, as are the weights:
+ * weights[2 t] and weights[2 t + 1] are term t's. */
+enum { EVAL_FEATURES = 2 * EVAL_TERMS, PHASE_MAX = 24 };
+extern const char *const eval_term_names[EVAL_TERMS];
+extern const int eval_weights[EVAL_FEATURES];
+/* The features of b for the side to move: term t's count (the side to move's minus the
+ * other's) times the phase (0..PHASE_MAX) at 2 t, times PHASE_MAX - phase at 2 t + 1. Returns the
+ * divisor d such that, exactly (C's integer division),
+ *     evaluate(b) == (sum of eval_weights[i] * features[i]) / d:
+ * PHASE_MAX, or 8 PHASE_MAX where the position is a draw-ish ending (evaluate divides by 8).
+ * A tuner fits the weights to (w . features) / d, the evaluation before its rounding. */
+int eval_features(const df_board *b, int32_t features[EVAL_FEATURES]);
 
 /* ---- transposition table (tt.c) ---- */
 
