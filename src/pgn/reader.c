@@ -548,6 +548,14 @@ static const char *skim_moves(df_pgn_reader *r, const char *p, const char *end)
             p = q + 1;
             continue;
         }
+        if (*q == '{') {
+            /* A comment that closes on its line: passed over here (see skim_comment). */
+            const char *close = df__find3(q + 1, end, '}', '\n', '\n');
+            if (close == end || *close != '}') return q;
+            r->line_start = false;
+            p = close + 1;
+            continue;
+        }
         if (*q != '-') return q;
         /* A '-': the token around it, unless it is a result, is passed over. */
         const char *t0 = q, *t1 = q + 1;
@@ -567,6 +575,16 @@ static const char *skim_moves(df_pgn_reader *r, const char *p, const char *end)
  * (the recovery rule), a command that does not close so (a newline or a '[' may be its text). */
 static const char *skim_comment(df_pgn_reader *r, const char *p, const char *end)
 {
+    /* A comment that closes before its line ends is passed over whole: with no line start in
+     * it the recovery rule cannot apply, and its commands end with it. */
+    if (p < end && !(r->line_start && *p == '[')) {
+        const char *q = df__find3(p, end, '}', '\n', '\n');
+        if (q < end && *q == '}') {
+            if (q > p) r->line_start = false;
+            r->state = ST_MOVES;
+            return q + 1;
+        }
+    }
     while (p < end && !(r->line_start && *p == '[')) {
         const char *q = df__find3(p, end, '}', '\n', '[');
         if (q > p) r->line_start = false;
