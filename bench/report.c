@@ -182,6 +182,9 @@ void report_table(const report *r, FILE *out)
             "median of %d repetitions; ratios > 1 mean faster; throughput: independent positions\n"
             "in a loop, latency: each position's address depends on the previous result\n",
             r->reps);
+    /* Not a backend's: the one-square lookup method the library chose for this CPU. */
+    fprintf(out, "attackers_to and see on every backend: %s lookups (DIRFILL_LOOKUP)\n",
+            df_lookup_name());
     for (int c = 0; c < r->ncorpora; c++)
         fprintf(out, "  %-10s %zu positions: %s\n", r->corpora[c].name, r->corpora[c].positions,
                 r->corpora[c].how);

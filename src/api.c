@@ -72,12 +72,6 @@ void df_checks_and_pins(df_king_safety_sets *out, const df_board *b)
     df__backend_active()->checks_and_pins(out, b);
 }
 
-void df_attackers_to_all(df_bb out[64], const df_board *b)
-{
-    assert(out && b);
-    df__backend_active()->attackers_to_all(out, b);
-}
-
 static void df__generate(const df_board *b, unsigned kinds, df_move_list *out)
 {
     assert(out && df__kings_ok(b) && df_board_playable(b));

@@ -12,6 +12,8 @@
 #include "see_tpl.h"
 #include "planes_tpl.h"
 
+static int k_see(const df_board *b, df_move m) { return df__see(b, m); }
+
 const df__backend DF__BACKEND_SYMBOL = {.name = DF__BACKEND_NAME,
                                         .cpu_supports = DF__CPU_SUPPORTS,
 #define DF__BACKEND_ENTRY(ret, fn, params, args) .fn = k_##fn,

@@ -2,6 +2,7 @@
 /* CPU feature detection, compiled with baseline flags so that it never runs an instruction
  * it tests for. A backend needs the CPU's features *and* the OS saving the registers. */
 #include "backend.h"
+#include "lookup/lookup.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -17,6 +18,7 @@
 #define ECX1_OSXSAVE  (1u << 27)
 #define ECX1_AVX      (1u << 28)
 #define EBX7_AVX2     (1u << 5)
+#define EBX7_BMI2     (1u << 8)
 #define EBX7_AVX512F  (1u << 16)
 #define EBX7_AVX512VL (1u << 31)
 
@@ -57,3 +59,27 @@ bool df__cpu_has_avx512(void) { return false; }
 #endif
 
 bool df__cpu_always(void) { return true; }
+
+#if defined(__x86_64__) || defined(__i386__)
+df__cpu_desc df__cpu_describe(void)
+{
+    df__cpu_desc d = {DF__VENDOR_OTHER, 0, false};
+    unsigned max, ebx, ecx, edx, eax;
+    __cpuid(0, max, ebx, ecx, edx);
+    /* The vendor string is EBX, EDX, ECX: "GenuineIntel", "AuthenticAMD". */
+    if (ebx == 0x756e6547 && edx == 0x49656e69 && ecx == 0x6c65746e) d.vendor = DF__VENDOR_INTEL;
+    if (ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163) d.vendor = DF__VENDOR_AMD;
+    if (max < 1) return d;
+    __cpuid(1, eax, ebx, ecx, edx);
+    /* The displayed family: the base family, plus the extended family when the base is 15. */
+    d.family = (eax >> 8) & 15;
+    if (d.family == 15) d.family += (eax >> 20) & 255;
+    if (max >= 7) {
+        __cpuid_count(7, 0, eax, ebx, ecx, edx);
+        d.bmi2 = (ebx & EBX7_BMI2) != 0;
+    }
+    return d;
+}
+#else
+df__cpu_desc df__cpu_describe(void) { return (df__cpu_desc){DF__VENDOR_OTHER, 0, false}; }
+#endif

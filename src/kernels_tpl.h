@@ -173,84 +173,18 @@ static void k_checks_and_pins(df_king_safety_sets *o, const df_board *b)
     df__king_safety(o, b, df_board_stm(b), false);
 }
 
-/* Up to this many pieces the scatter wins (measured over the bench's corpora: the endgame
- * corpus 1.5x magic scattered, 0.6x square by square; the middlegame the other way). */
-#define DF__ATTACKERS_SCATTER_MAX 20
-
-/* Attackers of every square at once (Chess 4.5's ATKTO, the transpose of each piece's
- * attack set): each piece's attacks are scattered into the squares they reach. Slider
- * attacks come from the eight-ray kernel of one square; leapers and pawns go set-wise per
- * jump or direction, where a target's source is a fixed offset away. */
-static inline void df__scatter(df_bb out[64], df_bb targets, df_bb source)
+/* The attacks of one slider on sq through occ, along its orthogonal lines when orth and its
+ * diagonal ones when diag (attackers_tpl.h). */
+static inline df_bb df__slider_attacks(df_square sq, df_bb occ, bool orth, bool diag)
 {
-    while (targets) out[df_pop_lsb(&targets)] |= source;
+    df_rays r;
+    df__square_rays2(&r, sq, occ, occ);
+    df_bb att = 0;
+    for (int d = 0; d < DF_DIRS; d++)
+        att |= r.r[d] & df__mask(df_dir_is_orthogonal((df_dir)d) ? orth : diag);
+    return att;
 }
 
-/* Targets of a set-wise shift: each one's source is delta squares back. */
-static inline void df__scatter_shifted(df_bb out[64], df_bb targets, int delta)
-{
-    while (targets) {
-        const df_square to = df_pop_lsb(&targets);
-        out[to] |= df_square_bb((df_square)((int)to - delta));
-    }
-}
+#include "attackers_tpl.h"
 
-/* The pieces of both colours that attack sq with the sliders seeing through occ: leapers
- * and pawns from their tables, sliders from the one-square kernel (pieces off occ included:
- * callers with a reduced occupancy mask them). */
-static inline df_bb df__attackers_through(const df_board *b, df_square sq, df_bb occ)
-{
-    const df_bb pawns = b->piece[DF_PAWN];
-    return (df_pawn_table[DF_WHITE][sq] & pawns & b->color[DF_BLACK]) |
-           (df_pawn_table[DF_BLACK][sq] & pawns & b->color[DF_WHITE]) |
-           (df_knight_table[sq] & b->piece[DF_KNIGHT]) | (df_king_table[sq] & b->piece[DF_KING]) |
-           df__slider_attackers(sq, occ, b->piece[DF_ROOK] | b->piece[DF_QUEEN],
-                                b->piece[DF_BISHOP] | b->piece[DF_QUEEN]);
-}
-
-/* Square by square. Each output is written once; the scatter below writes each once per
- * attack, and its read-modify-writes of the same words chain through memory (many pieces:
- * slower). */
-static inline void df__attackers_by_square(df_bb out[64], const df_board *b)
-{
-    /* A copy of the board: stores to out may alias it, and would make every square reload
-     * the piece sets. */
-    const df_board board = *b;
-    const df_bb occ = df_board_occupied(&board);
-    for (int s = 0; s < 64; s++) out[s] = df__attackers_through(&board, (df_square)s, occ);
-}
-
-static void k_attackers_to_all(df_bb out[64], const df_board *b)
-{
-    const df_bb occ = df_board_occupied(b);
-    if (df_popcount(occ) > DF__ATTACKERS_SCATTER_MAX) {
-        df__attackers_by_square(out, b);
-        return;
-    }
-    for (int sq = 0; sq < 64; sq++) out[sq] = 0;
-    df_bb sliders = b->piece[DF_BISHOP] | b->piece[DF_ROOK] | b->piece[DF_QUEEN];
-    while (sliders) {
-        const df_square sq = df_pop_lsb(&sliders);
-        df_rays r;
-        df__square_rays2(&r, sq, occ, occ);
-        const bool orth = df_has(b->piece[DF_ROOK] | b->piece[DF_QUEEN], sq);
-        const bool diag = df_has(b->piece[DF_BISHOP] | b->piece[DF_QUEEN], sq);
-        df_bb att = 0;
-        for (int d = 0; d < DF_DIRS; d++)
-            att |= r.r[d] & df__mask(df_dir_is_orthogonal((df_dir)d) ? orth : diag);
-        df__scatter(out, att, df_square_bb(sq));
-    }
-    df_bb kings = b->piece[DF_KING];
-    while (kings) {
-        const df_square k = df_pop_lsb(&kings);
-        df__scatter(out, df_king_table[k], df_square_bb(k));
-    }
-    for (int k = 0; k < DF_KNIGHT_JUMPS; k++)
-        df__scatter_shifted(out, df_knight_jump(b->piece[DF_KNIGHT], k), df_knight_jump_delta(k));
-    for (int c = 0; c < DF_COLORS; c++) {
-        const df_color color = (df_color)c;
-        const df_bb pawns = b->piece[DF_PAWN] & b->color[c];
-        df__scatter_shifted(out, df_pawn_east_attacks(pawns, color), df_pawn_east_delta(color));
-        df__scatter_shifted(out, df_pawn_west_attacks(pawns, color), df_pawn_west_delta(color));
-    }
-}
+static void k_attackers_to_all(df_bb out[64], const df_board *b) { df__attackers_to_all(out, b); }

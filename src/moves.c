@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The engine layer around the dispatched generator: copy-make, move predicates, checks. */
-#include "dirfill.h"
+#include "lookup/lookup.h"
 #include "make_move.h"
 
 void df_make_move(df_board *out, const df_board *b, df_move m)
@@ -35,13 +35,16 @@ void df_make_null_move(df_board *out, const df_board *b)
  * enemy (a captured piece removed). */
 static bool df__king_safe(const df_board *b, df_color us, df_square ksq, df_bb occ, df_bb enemy)
 {
-    const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
-    const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
-    return !((df_knight_table[ksq] & enemy & b->piece[DF_KNIGHT]) |
-             (df_pawn_table[us][ksq] & enemy & b->piece[DF_PAWN]) |
-             (df_king_table[ksq] & enemy & b->piece[DF_KING]) |
-             (df_square_rook_attacks(ksq, occ) & enemy & rq) |
-             (df_square_bishop_attacks(ksq, occ) & enemy & bq));
+    /* Only the enemy sliders on the king's lines can reach it: most often none of one kind,
+     * and its rays need not be walked (the PGN reader checks every move here). */
+    const df_bb rq = (b->piece[DF_ROOK] | b->piece[DF_QUEEN]) & enemy & df_orthogonal_lines(ksq);
+    const df_bb bq = (b->piece[DF_BISHOP] | b->piece[DF_QUEEN]) & enemy & df_diagonal_lines(ksq);
+    if ((df_knight_table[ksq] & enemy & b->piece[DF_KNIGHT]) |
+        (df_pawn_table[us][ksq] & enemy & b->piece[DF_PAWN]) |
+        (df_king_table[ksq] & enemy & b->piece[DF_KING]))
+        return false;
+    return !((rq && (df_square_rook_attacks(ksq, occ) & rq)) ||
+             (bq && (df_square_bishop_attacks(ksq, occ) & bq)));
 }
 
 /* Decides legality from the move itself, as an engine checks a hash move: the piece can go
@@ -125,35 +128,9 @@ df_bb df_checkers(const df_board *b)
     return df_attackers_to(b, df_board_king(b, us), df_board_occupied(b)) & b->color[us ^ 1];
 }
 
-/* Seed "Checks and Pinned Pieces": direct check by the moved piece on its new square (the
- * rook when castling), discovered check by a slider of ours that did not move, seen through
- * the occupancy after the move. */
+/* The lookup method's (src/lookup/single_tpl.h). */
 int df_gives_check(const df_board *b, df_move m)
 {
-    const df_color us = df_board_stm(b);
-    const df_square from = df_move_from(m), to = df_move_to(m);
-    const df_square eksq = df_board_king(b, (df_color)(us ^ 1));
-    const df_move_kind kind = df_move_kind_of(m);
-    df_bb moved = df_square_bb(from) | df_square_bb(to);
-    df_bb occ = (df_board_occupied(b) & ~df_square_bb(from)) | df_square_bb(to);
-    int result = DF_CHECK_NONE;
-
-    if (kind == DF_MOVE_CASTLING) {
-        const int r = df__castling_right(us, from, to);
-        const df_square kto = df_castle_king_to(r), rto = df_castle_rook_to(r);
-        occ = (df_board_occupied(b) ^ moved) | df_square_bb(kto) | df_square_bb(rto);
-        moved |= df_square_bb(kto) | df_square_bb(rto);
-        if (df_piece_attacks_square(rto, eksq, occ, DF_ROOK, us)) result |= DF_CHECK_DIRECT;
-    } else {
-        if (kind == DF_MOVE_EN_PASSANT) occ &= ~df_square_bb(df_en_passant_victim(to));
-        const df_piece_type type =
-            kind == DF_MOVE_PROMOTION ? df_move_promotion(m) : df_board_type_at(b, from);
-        if (df_piece_attacks_square(to, eksq, occ, type, us)) result |= DF_CHECK_DIRECT;
-    }
-    const df_bb others = b->color[us] & ~moved;
-    const df_bb rq = others & (b->piece[DF_ROOK] | b->piece[DF_QUEEN]);
-    const df_bb bq = others & (b->piece[DF_BISHOP] | b->piece[DF_QUEEN]);
-    if ((df_square_rook_attacks(eksq, occ) & rq) | (df_square_bishop_attacks(eksq, occ) & bq))
-        result |= DF_CHECK_DISCOVERED;
-    return result;
+    assert(b);
+    return df__lookup_active()->gives_check(b, m);
 }

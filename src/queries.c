@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Square-centric queries (seed "Square Attacked By"). */
-#include "dirfill.h"
+#include "lookup/lookup.h"
 
 df_bb df_piece_attacks(df_square sq, df_bb occ, df_piece_type type, df_color color)
 {
@@ -42,24 +42,21 @@ bool df_piece_attacks_square(df_square from, df_square to, df_bb occ, df_piece_t
     }
 }
 
+/* One-square queries: the lookup method chosen for this CPU (src/lookup/). */
 df_bb df_attackers_to(const df_board *b, df_square sq, df_bb occ)
 {
     assert(b && (unsigned)sq < 64);
-    const df_bb pawns = b->piece[DF_PAWN];
-    return (df_pawn_table[DF_WHITE][sq] & pawns & b->color[DF_BLACK]) |
-           (df_pawn_table[DF_BLACK][sq] & pawns & b->color[DF_WHITE]) |
-           (df_knight_table[sq] & b->piece[DF_KNIGHT]) | (df_king_table[sq] & b->piece[DF_KING]) |
-           (df_square_rook_attacks(sq, occ) & (b->piece[DF_ROOK] | b->piece[DF_QUEEN])) |
-           (df_square_bishop_attacks(sq, occ) & (b->piece[DF_BISHOP] | b->piece[DF_QUEEN]));
+    return df__lookup_active()->attackers_to(b, sq, occ);
+}
+
+void df_attackers_to_all(df_bb out[64], const df_board *b)
+{
+    assert(out && b);
+    df__lookup_active()->attackers_to_all(out, b);
 }
 
 bool df_is_attacked(const df_board *b, df_square sq, df_color by, df_bb occ)
 {
     assert(b && (unsigned)sq < 64 && (unsigned)by < DF_COLORS);
-    const df_bb them = b->color[by & 1], queens = b->piece[DF_QUEEN];
-    if (df_pawn_table[(by & 1) ^ 1][sq] & them & b->piece[DF_PAWN]) return true;
-    if (df_knight_table[sq] & them & b->piece[DF_KNIGHT]) return true;
-    if (df_king_table[sq] & them & b->piece[DF_KING]) return true;
-    if (df_square_bishop_attacks(sq, occ) & them & (b->piece[DF_BISHOP] | queens)) return true;
-    return (df_square_rook_attacks(sq, occ) & them & (b->piece[DF_ROOK] | queens)) != 0;
+    return df__lookup_active()->is_attacked(b, sq, by, occ);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file backend.h
- * @brief Run-time backend selection: which instruction set the dispatched calls use.
+ * @brief Run-time backend selection: which instruction set the dispatched calls use, and which
+ *        lookup method the queries about one square use.
  *
  * Backends, best first: "avx512" (AVX-512 F and VL), "avx2", "scalar" (64-bit integer code;
  * on x86-64 built with POPCNT) and, on x86-64 only, "scalar-baseline" (the same without
@@ -51,6 +52,20 @@ DF_API df_status df_backend_env_status(void);
  *  already running finishes on the backend it started with, and as every backend gives the
  *  same results, no caller can tell which one served it. */
 DF_API df_status df_backend_select(const char *name);
+
+/** Name of the method that queries about one square use (a constant string): df_attackers_to,
+ *  df_attackers_to_all, df_is_attacked, df_see, df_gives_check and what calls them. "pext"
+ *  (PEXT tables: chosen where PEXT is fast, Intel with BMI2 and AMD from Zen 3 on), "magic"
+ *  (fancy magic tables: chosen everywhere else) or "rays" (no tables: the backend's eight-ray
+ *  kernel and per-ray bit scans). Resolved on first use from the environment variable
+ *  DIRFILL_LOOKUP (a method name or auto; read once; a name this CPU cannot run or an unknown
+ *  one is ignored). The set-wise calls always use the backend's fills. Thread-safe. */
+DF_API const char *df_lookup_name(void);
+/** Makes later one-square queries use the named method ("auto": this CPU's choice), building
+ *  its tables first (about 0.9 MB, once). Returns DF_OK, DF_ERR_UNKNOWN_BACKEND (also for
+ *  NULL) or DF_ERR_UNSUPPORTED_BACKEND ("pext" without BMI2); nothing changes on an error.
+ *  Thread-safe; every method gives the same results. */
+DF_API df_status df_lookup_select(const char *name);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "lookup/lookup.h"
 #include "splitmix64.h"
 
 extern const df__backend df__backend_avx2emu, df__backend_avx512emu;
@@ -190,6 +191,39 @@ void dft_setup_backend(void)
     const df__backend *tested = df__backend_resolve();
     dft_tested = tested->name;
     printf("backend under test: %s, seed 0x%llx\n", dft_tested, (unsigned long long)dft_seed);
+}
+
+bool dft_pext_is_fast(int vendor, unsigned family, bool bmi2)
+{
+    const df__cpu_desc cpu = {(df__cpu_vendor)vendor, family, bmi2};
+    return df__pext_is_fast(&cpu);
+}
+
+const char *dft_lookup_for(int vendor, unsigned family, bool bmi2)
+{
+    const df__cpu_desc cpu = {(df__cpu_vendor)vendor, family, bmi2};
+    return df__lookup_for(&cpu)->name;
+}
+
+const char *dft_lookup_auto(void)
+{
+    const df__cpu_desc cpu = df__cpu_describe();
+    return df__lookup_for(&cpu)->name;
+}
+
+size_t dft_lookup_count(void)
+{
+    size_t n;
+    df__lookup_registry(&n);
+    return n;
+}
+
+const char *dft_lookup_at(size_t i, bool *supported)
+{
+    size_t n;
+    const df__lookup *const *all = df__lookup_registry(&n);
+    *supported = all[i]->cpu_supports();
+    return all[i]->name;
 }
 
 const char *dft_backend(void) { return dft_tested ? dft_tested : df_backend_name(); }

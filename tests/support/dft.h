@@ -70,6 +70,17 @@ const char *dft_backend_at(size_t i);
 /* Makes every dispatched call use the named backend (any of dft_backend_at). */
 void dft_use(const char *name);
 
+/* The lookup rule (src/lookup/dispatch.c) for a CPU described by hand: vendor 0 other,
+ * 1 Intel, 2 AMD; family as cpuid displays it. Whether PEXT counts as fast there, and the
+ * name of the method "auto" picks. */
+bool dft_pext_is_fast(int vendor, unsigned family, bool bmi2);
+const char *dft_lookup_for(int vendor, unsigned family, bool bmi2);
+/* The method "auto" picks on this CPU. */
+const char *dft_lookup_auto(void);
+/* Every compiled lookup method: how many, the name of each and whether this CPU runs it. */
+size_t dft_lookup_count(void);
+const char *dft_lookup_at(size_t i, bool *supported);
+
 /* A board from a FEN (standard or Chess960), failing the test on a bad one. */
 df_board dft_fen(const char *fen);
 df_board dft_fen960(const char *fen);

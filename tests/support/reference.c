@@ -507,3 +507,23 @@ int ref_move_from_san(const df_board *b, const char *t, size_t len, df_move *out
     }
     return matches;
 }
+
+/* Play the move, look at the enemy king. Direct when the piece that moved (or the castling
+ * rook) attacks it, discovered when another piece does. */
+int ref_gives_check(const df_board *b, df_move m)
+{
+    df_board n;
+    ref_make_move(&n, b, m);
+    const int us = b->stm, eksq = df_board_king(&n, (df_color)(us ^ 1));
+    const df_bb occ = df_board_occupied(&n);
+    df_bb moved = df_square_bb(df_move_to(m));
+    if (df_move_kind_of(m) == DF_MOVE_CASTLING) moved = n.color[us] & ~b->color[us];
+    int result = 0;
+    for (int s = 0; s < 64; s++) {
+        if (!((n.color[us] >> s) & 1)) continue;
+        const df_piece_type t = df_board_type_at(&n, (df_square)s);
+        if (!((ref_piece_attacks(t, us, s, occ) >> eksq) & 1)) continue;
+        result |= (moved >> s) & 1 ? DF_CHECK_DIRECT : DF_CHECK_DISCOVERED;
+    }
+    return result;
+}

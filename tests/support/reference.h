@@ -33,6 +33,9 @@ int ref_legal_moves(const df_board *b, df_move *out);
 void ref_make_move(df_board *out, const df_board *b, df_move m);
 uint64_t ref_polyglot_key(const df_board *b);
 int ref_see(const df_board *b, df_move m);
+/* What the legal move m gives: DF_CHECK_DIRECT and DF_CHECK_DISCOVERED bits, from the position
+ * after it. */
+int ref_gives_check(const df_board *b, df_move m);
 /* The legal moves a SAN text names: their number (the move in *out when one), -1 when the
  * text is no SAN. */
 int ref_move_from_san(const df_board *b, const char *text, size_t len, df_move *out);
