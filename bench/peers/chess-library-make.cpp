@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-// Make/unmake cost of Disservin's chess-library (https://github.com/Disservin/chess-library),
-// for comparing with dirfill's copy-make on the same moves (bench/peers/dirfill-make.c reads
-// the same file). Build:
+// Make/unmake (or givesCheck) cost of Disservin's chess-library
+// (https://github.com/Disservin/chess-library), for comparing with dirfill's copy-make (or
+// df_gives_check) on the same moves (bench/peers/dirfill-make.c reads the same file). Build:
 //   g++ -std=c++17 -O3 -march=native -DNDEBUG -I CHESS_LIBRARY/include chess-library-make.cpp
-// Run: cl_make FENS [REPS]: every legal move of every position (one FEN a line) made and
-// unmade, its Zobrist key folded in; prints the median ns per move over REPS (default 11)
-// and the number of moves.
+// Run: cl_make FENS [REPS [check]]: every legal move of every position (one FEN a line) made
+// and unmade, its Zobrist key folded in (with "check": givesCheck asked, the checking moves
+// counted, as dirfill-make.c does); prints the median ns per move over REPS (default 11) and
+// the number of moves.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,6 +21,7 @@ int main(int argc, char **argv)
     if (argc < 2) return 2;
     std::ifstream in(argv[1]);
     const int reps = argc > 2 ? std::atoi(argv[2]) : 11;
+    const bool check = argc > 3 && std::string(argv[3]) == "check";
     std::vector<Board> boards;
     std::vector<Movelist> moves;
     size_t total = 0;
@@ -37,6 +39,10 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < boards.size(); i++) {
             Board &b = boards[i];
             for (const auto &m : moves[i]) {
+                if (check) {
+                    fold += b.givesCheck(m) != CheckType::NO_CHECK;
+                    continue;
+                }
                 b.makeMove(m);
                 fold = (fold << 1 | fold >> 63) ^ b.hash();
                 b.unmakeMove(m);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* dirfill's copy-make on the moves chess-library-make.cpp makes: every legal move of every
- * position of a file (one FEN a line), the Polyglot key of each child folded in. Build:
+/* dirfill's copy-make (or gives-check) on the moves chess-library-make.cpp makes (or asks
+ * about): every legal move of every position of a file (one FEN a line), the Polyglot key of
+ * each child folded in (or the checking moves counted: the same count as the peer's). Build:
  *   cc -O2 -std=c11 dirfill-make.c $(pkg-config --cflags --libs dirfill)  (or -I include
  *   -L build/release -ldirfill)
- * Run: dirfill_make FENS [REPS]: the median ns per move over REPS (default 11). */
+ * Run: dirfill_make FENS [REPS [check]]: the median ns per move over REPS (default 11) of
+ * df_make_move, or with "check" of df_gives_check. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +33,7 @@ int main(int argc, char **argv)
     FILE *f = fopen(argv[1], "r");
     if (!f) return perror(argv[1]), 1;
     const int reps = argc > 2 ? atoi(argv[2]) : 11;
+    const bool check = argc > 3 && strcmp(argv[3], "check") == 0;
     if (reps < 1 || reps > 101) return 2;
     size_t n = 0, cap = 0, total = 0;
     df_board *boards = NULL;
@@ -60,6 +63,10 @@ int main(int argc, char **argv)
         const double t0 = now_ns();
         for (size_t i = 0; i < n; i++)
             for (uint32_t m = 0; m < moves[i].count; m++) {
+                if (check) {
+                    fold += df_gives_check(&boards[i], moves[i].moves[m]) != 0;
+                    continue;
+                }
                 df_board child;
                 df_make_move(&child, &boards[i], moves[i].moves[m]);
                 fold = (fold << 1 | fold >> 63) ^ child.key;
