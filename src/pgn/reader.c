@@ -109,7 +109,7 @@ void df_pgn_reader_reset(df_pgn_reader *r, unsigned flags, uint64_t first_game, 
     r->offset = first_offset;
     r->line_start = true;
     r->next_game = first_game;
-    r->open = r->pending = false;
+    r->open = r->pending = r->skim = false;
     r->tok_len = 0;
     r->depth = 0;
     r->cmd_state = 0;
