@@ -209,6 +209,74 @@ static void keep_exception(stream *st)
         PyErr_Fetch(&st->exc_type, &st->exc_value, &st->exc_tb);
 }
 
+/* threads == 1: the reader on this thread, its rows delivered once SERIAL_ROWS wait at a game's
+ * end (df_pgn_read_threaded on one thread delivers where a block of input ends between games,
+ * which a block rarely does: its one sink would hold most of a file's rows). */
+enum { SERIAL_ROWS = 8192, SERIAL_TEXT = 1 << 20, SERIAL_BLOCK = 1 << 20 };
+
+typedef struct {
+    stream *st;
+    dfpy_sink *sink;
+} serial;
+
+static df_pgn_action serial_begin(void *ctx, const df_pgn_game *g)
+{
+    return dfpy_sink_begin(((serial *)ctx)->sink, g);
+}
+
+static void serial_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
+{
+    dfpy_sink_ply(((serial *)ctx)->sink, g, p);
+}
+
+static bool serial_flush(serial *c)
+{
+    if (deliver(c->st, c->sink, 0)) return false;
+    c->sink->rows.n = c->sink->game_start = c->sink->rec.len = 0;
+    return true;
+}
+
+static df_pgn_action serial_end(void *ctx, const df_pgn_game *g)
+{
+    serial *c = ctx;
+    const df_pgn_action a = dfpy_sink_end(c->sink, g);
+    if (a != DF_PGN_READ) return a;
+    if (c->sink->rows.n >= SERIAL_ROWS || c->sink->rec.len >= SERIAL_TEXT)
+        return serial_flush(c) ? DF_PGN_READ : DF_PGN_STOP;
+    return DF_PGN_READ;
+}
+
+/* As df_pgn_read_threaded with one thread (the games are numbered by the reader, from 0). */
+static df_status read_serial(stream *st, df_pgn_source *src, df_pgn_stats *stats)
+{
+    df_pgn_reader *r = df_pgn_reader_new();
+    serial c = {st, sink_open(st)};
+    char *block = malloc(SERIAL_BLOCK);
+    df_status status = r && c.sink && block ? DF_OK : DF_ERR_IO;
+    if (status == DF_OK) {
+        df_pgn_reader_set_filter(r, st->filter);
+        df_pgn_reader_reset(r, st->flags, 0, 1, 0);
+        const df_pgn_visitor v = {serial_begin, serial_ply, serial_end, &c};
+        for (;;) {
+            const long n = df_pgn_source_read(src, block, SERIAL_BLOCK);
+            if (n < 0) status = DF_ERR_IO; /* the games before are delivered, as there */
+            if (n <= 0) {
+                const df_status f = df_pgn_finish(r, &v);
+                if (status == DF_OK) status = f;
+                break;
+            }
+            if ((status = df_pgn_feed(r, block, (size_t)n, &v)) != DF_OK) break;
+        }
+        if (status != DF_ERR_INTERRUPTED && !serial_flush(&c) && status == DF_OK)
+            status = DF_ERR_INTERRUPTED;
+        *stats = df_pgn_reader_stats(r);
+    }
+    if (c.sink) sink_drop(st, c.sink);
+    df_pgn_reader_free(r);
+    free(block);
+    return status;
+}
+
 /* Reads every source in turn, without the GIL (taken for a moment to open and close them). */
 static void run(stream *st)
 {
@@ -232,8 +300,9 @@ static void run(stream *st)
         st->source = (int32_t)k;
         df_pgn_stats stats;
         memset(&stats, 0, sizeof stats);
-        status =
-            df_pgn_read_threaded(src.source, st->flags, st->filter, st->threads, &sinks, &stats);
+        status = st->threads == 1 ? read_serial(st, src.source, &stats)
+                                  : df_pgn_read_threaded(src.source, st->flags, st->filter,
+                                                         st->threads, &sinks, &stats);
         pthread_mutex_lock(&st->lock);
         st->stats.games += stats.games;
         st->stats.errors += stats.errors;
@@ -314,6 +383,7 @@ static int stream_init(stream *st, PyObject *specs, Py_ssize_t batch_size, PyObj
     if (dfpy_threads(threads, &st->threads) < 0 || dfpy_filter(where, &st->filter) < 0 ||
         make_specs(st, specs) < 0)
         return -1;
+    if (st->threads == 0) st->threads = df_hardware_threads(); /* one: read_serial */
     return 0;
 }
 

@@ -216,10 +216,12 @@ class Endless(io.RawIOBase):
         return out
 
 
-def test_queue_bounds_memory():
-    """The reader stops reading while the caller keeps no pace: the queue's bound holds."""
+@pytest.mark.parametrize("threads", [1, 2])
+def test_queue_bounds_memory(threads):
+    """The reader stops reading while the caller keeps no pace: the queue's bound holds (on one
+    thread too, where rows are delivered every few thousand at a game's end)."""
     src = Endless()
-    it = dirfill.pgn_batches(src, 512, threads=2)
+    it = dirfill.pgn_batches(src, 512, threads=threads)
     next(it)
     time.sleep(0.5)
     held = src.read_bytes

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The goals of issue 29, measured: PGN to numpy and to PyTorch against the C reader.
+
+    bench/python_pgn.py speed FILE [--repeat N]      positions/s: `dirfill pgn --threads 1`,
+                                                     pgn_batches (1 thread, 2 threads, planes),
+                                                     pgn_positions (1 thread), medians of N runs
+                                                     taken in turn, ratios from the same runs
+    bench/python_pgn.py rss FILE...                  peak RSS of pgn_batches(batch_size=4096,
+                                                     threads=2) over each file, the caller
+                                                     keeping no batch (a process each)
+    bench/python_pgn.py positions-rss FILE           peak RSS of pgn_positions against the bytes
+                                                     of its output arrays
+    bench/python_pgn.py loader FILE [--repeat N]     DataLoader positions/s, num_workers 0 and 2
+
+The program is build/release/dirfill (`make build`); FILE a PGN file, e.g. from
+build/release/dirfill-pgn-make GAMES > games.pgn. Run `ps` first: the figures are only as good
+as the machine is quiet.
+"""
+import argparse
+import json
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROGRAM = os.environ.get("DIRFILL_PROGRAM") or os.path.join(ROOT, "build", "release", "dirfill")
+
+
+def c_reader(path):
+    """(positions, seconds) of `dirfill pgn --threads 1` (its own timing of the read)."""
+    out = subprocess.run([PROGRAM, "pgn", "--threads", "1", path], capture_output=True,
+                         text=True, check=True).stdout
+    m = re.search(r"(\d+) positions.* ([\d.]+) s,", out)
+    return int(m.group(1)), float(m.group(2))
+
+
+def timed(fn):
+    start = time.perf_counter()
+    n = fn()
+    return n, time.perf_counter() - start
+
+
+def batches(path, threads, planes=False):
+    import dirfill
+    return sum(len(b["ply"]) for b in dirfill.pgn_batches(path, 4096, threads=threads,
+                                                          planes=planes))
+
+
+def positions(path):
+    import dirfill
+    return len(dirfill.pgn_positions(path, threads=1)["ply"])
+
+
+def speed(args):
+    runs = {"c_reader": [], "batches_1": [], "batches_2": [], "batches_planes_1": [],
+            "positions_1": []}
+    for _ in range(args.repeat):  # in turn, so that a busy moment hits all alike
+        n, s = c_reader(args.file)
+        runs["c_reader"].append(n / s)
+        for key, fn in (("batches_1", lambda: batches(args.file, 1)),
+                        ("batches_2", lambda: batches(args.file, 2)),
+                        ("batches_planes_1", lambda: batches(args.file, 1, planes=True)),
+                        ("positions_1", lambda: positions(args.file))):
+            m, s = timed(fn)
+            assert m == n, (key, m, n)
+            runs[key].append(m / s)
+    med = {k: statistics.median(v) for k, v in runs.items()}
+    report = {"file": args.file, "positions": n, "repeat": args.repeat,
+              "positions_per_s": med,
+              "ratios": {"batches_1/c_reader": med["batches_1"] / med["c_reader"],
+                         "positions_1/c_reader": med["positions_1"] / med["c_reader"],
+                         "batches_2/batches_1": med["batches_2"] / med["batches_1"]}}
+    print(json.dumps(report, indent=1))
+
+
+RSS_CHILD = """
+import resource, sys, dirfill
+n = 0
+for b in dirfill.pgn_batches(sys.argv[1], 4096, threads=2):
+    n += len(b["ply"])
+print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+"""
+
+
+def rss(args):
+    for path in args.files:
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", RSS_CHILD, path], capture_output=True,
+                             text=True, check=True).stdout.split()
+        print(json.dumps({"file": path, "bytes": os.path.getsize(path), "positions": int(out[0]),
+                          "peak_rss_mb": int(out[1]) / 2 ** 20,
+                          "seconds": time.perf_counter() - start}))
+
+
+POSITIONS_CHILD = """
+import resource, sys, numpy, dirfill
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+p = dirfill.pgn_positions(sys.argv[1], threads=2)
+out = sum(v.nbytes for v in p.values() if isinstance(v, numpy.ndarray))
+print(len(p["ply"]), out, base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+"""
+
+
+def positions_rss(args):
+    out = subprocess.run([sys.executable, "-c", POSITIONS_CHILD, args.file], capture_output=True,
+                         text=True, check=True).stdout.split()
+    n, arrays, base, peak = (int(x) for x in out)
+    print(json.dumps({"file": args.file, "positions": n, "arrays_mb": arrays / 2 ** 20,
+                      "peak_rss_mb": peak / 2 ** 20, "rss_before_mb": base / 2 ** 20,
+                      "peak/arrays": peak / arrays, "(peak-before)/arrays": (peak - base) / arrays}))
+
+
+def loader(args):
+    from torch.utils.data import DataLoader
+
+    from dirfill.torch import PGNDataset
+    runs = {0: [], 2: []}
+    for _ in range(args.repeat):
+        for workers in runs:
+            ds = PGNDataset([args.file], 4096, threads=1)
+            n, s = timed(lambda: sum(len(b["ply"]) for b in DataLoader(
+                ds, batch_size=None, num_workers=workers)))
+            runs[workers].append(n / s)
+    med = {k: statistics.median(v) for k, v in runs.items()}
+    print(json.dumps({"file": args.file, "repeat": args.repeat, "positions_per_s": med,
+                      "workers_2/workers_0": med[2] / med[0]}))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    for name in ("speed", "loader", "positions-rss"):
+        p = sub.add_parser(name)
+        p.add_argument("file")
+        p.add_argument("--repeat", type=int, default=5)
+    sub.add_parser("rss").add_argument("files", nargs="+")
+    args = parser.parse_args()
+    {"speed": speed, "rss": rss, "positions-rss": positions_rss, "loader": loader}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()
