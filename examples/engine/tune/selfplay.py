@@ -8,7 +8,8 @@ insufficient material); a game longer than --max-plies is a draw.
     selfplay.py --games 100 --nodes 2000 --seed 1 --out games.pgn
 
 Each game starts from a position of bench/openings.epd plus --random-plies random moves, both
-drawn with the seed, and the engine searches --nodes nodes a move. One engine process plays
+drawn with the seed, and the engine searches --nodes nodes a move; its score is written as
+an [%eval] comment on the move. One engine process plays
 both sides (ucinewgame between games), on one core."""
 
 import argparse
@@ -32,20 +33,35 @@ class Engine:
     def send(self, line):
         self.p.stdin.write(line + "\n")
 
-    def wait(self, prefix):
+    def wait(self, prefix, info=None):
         for line in self.p.stdout:
             if line.startswith(prefix):
                 return line.split()
+            if info is not None and line.startswith("info ") and " score " in line:
+                words = line.split()
+                at = words.index("score")
+                info[:] = words[at + 1 : at + 3]
         raise RuntimeError("dfengine quit")
 
     def move(self, fen, moves, nodes):
+        """The engine's move and its last score, ["cp", "35"] or ["mate", "-2"], for the side
+        to move."""
         self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
         self.send(f"go nodes {nodes}")
-        return self.wait("bestmove")[1]
+        score = []
+        return self.wait("bestmove", score)[1], score
 
     def close(self):
         self.send("quit")
         self.p.wait(timeout=10)
+
+
+def eval_comment(score, white):
+    """The score as lichess writes [%eval]: pawns, or #N for a mate, from White's view."""
+    if len(score) != 2:
+        return ""
+    kind, value = score[0], int(score[1]) * (1 if white else -1)
+    return f" {{[%eval #{value}]}}" if kind == "mate" else f" {{[%eval {value / 100:.2f}]}}"
 
 
 def play(engine, dirfill, fen, nodes, max_plies):
@@ -59,10 +75,11 @@ def play(engine, dirfill, fen, nodes, max_plies):
             return board.result(claim_draw=True), sans, str(outcome.termination)
         if len(moves) >= max_plies:
             return "1/2-1/2", sans, "adjudication: max plies"
-        m = engine.move(fen, moves, nodes)
+        m, score = engine.move(fen, moves, nodes)
         if not board.is_legal(m):
             raise RuntimeError(f"dfengine played the illegal {m} in {board.fen()}")
-        sans.append(board.san(m))
+        # The search's score, a comment on the move as lichess writes it: tune.py --eval-blend.
+        sans.append(board.san(m) + eval_comment(score, board.turn))
         board.push_uci(m)
         moves.append(m)
 

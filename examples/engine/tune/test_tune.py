@@ -96,6 +96,20 @@ class Fit(unittest.TestCase):
         self.assertTrue(np.any(w[2:] != 0))
 
 
+class Blend(unittest.TestCase):
+    def test_evals_blend_into_the_results(self):
+        y = np.array([1.0, 0.0, 0.5, 1.0, 0.0])
+        evals = np.array([np.nan, 0.0, 2.0, 998.0, -999.0])  # none, even, +2 pawns, mates
+        k = 0.005
+        t = texel.blend(y, evals, k, 0.25)
+        self.assertEqual(t[0], 1.0)  # no [%eval]: the result alone
+        self.assertAlmostEqual(t[1], 0.75 * 0.0 + 0.25 * 0.5)
+        self.assertAlmostEqual(t[2], 0.75 * 0.5 + 0.25 / (1 + np.exp(-k * 200)))
+        self.assertAlmostEqual(t[3], 0.75 + 0.25 / (1 + np.exp(-k * 5000)))  # capped at 50
+        self.assertAlmostEqual(t[4], 0.25 / (1 + np.exp(k * 5000)))
+        np.testing.assert_array_equal(texel.blend(y, evals, k, 0.0), y)
+
+
 class Header(unittest.TestCase):
     def test_the_engine_header_round_trips(self):
         terms, source = weights_header.read_header(WEIGHTS_H)

@@ -64,3 +64,14 @@ def fit(X, d, y, w0, k, iterations=2000, lr=1.0, l2=0.0, frozen=None):
         if t % 100 == 0 or t == iterations:
             history.append((t, loss(w, X, d, y, k)))
     return w, history
+
+
+def blend(y, evals, k, weight):
+    """The targets y blended with the expected score of each position's [%eval] (pawns from
+    the side to move's view, as pgn_batches gives it: NaN where there is none, a mate as
+    +-(1000 - N), capped at 50 pawns) by the same sigmoid: (1 - weight) y + weight sigmoid."""
+    evals = np.asarray(evals, dtype=np.float64)
+    known = ~np.isnan(evals)
+    cp = np.clip(np.where(known, evals, 0.0), -50, 50) * 100
+    expected = 0.5 * (1.0 + np.tanh(0.5 * k * cp))
+    return np.where(known, (1 - weight) * np.asarray(y, dtype=np.float64) + weight * expected, y)

@@ -114,11 +114,7 @@ def main(argv=None):
     w0 = np.array([x for _, mg, eg in terms for x in (mg, eg)], dtype=np.float64)
     k = texel.fit_k(w0, X, d, y)
     if args.eval_blend > 0:
-        # [%eval] in pawns from the side to move's view (mates +-(1000 - N)): its expected
-        # score by the same sigmoid, where there is one.
-        known = ~np.isnan(evals)
-        target = texel.predict(np.ones(1), (np.clip(evals, -50, 50) * 100)[:, None], 1, k)
-        y = np.where(known, (1 - args.eval_blend) * y + args.eval_blend * target, y)
+        y = texel.blend(y, evals, k, args.eval_blend)
     before = texel.loss(w0, X, d, y, k)
     print(f"seed {args.seed}: {games} games, {seen} positions read, {kept} with a result and "
           f"ply >= {args.min_ply}, {quiet} of them quiet, {len(y)} fitted, {len(yh)} of "
