@@ -632,23 +632,51 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
         case ST_OUT:
         case ST_TAGS:
         case ST_MOVES: {
-            /* White space, fast. */
+            /* White space and the main line's tokens, fast: runs of them are read here, each
+             * token where it stands, without a round of the state switch each. */
             int cls = df__class[(unsigned char)c];
-            if (cls == C_SPACE || cls == C_NEWLINE || cls == C_DOT) {
-                const char *q = p;
-                const uint64_t line = r->line;
-                for (; q < end; q++) {
-                    cls = df__class[(unsigned char)*q];
-                    if (cls == C_NEWLINE)
-                        r->line++;
-                    else if (cls != C_SPACE && cls != C_DOT)
+            bool next_round = false;
+            for (;;) {
+                if (cls == C_SPACE || cls == C_NEWLINE || cls == C_DOT) {
+                    const char *q = p;
+                    const uint64_t line = r->line;
+                    for (; q < end; q++) {
+                        cls = df__class[(unsigned char)*q];
+                        if (cls == C_NEWLINE)
+                            r->line++;
+                        else if (cls != C_SPACE && cls != C_DOT)
+                            break;
+                    }
+                    if (q > p) r->line_start = q[-1] == '\n';
+                    if (r->state == ST_TAGS) r->tag_newlines += (uint32_t)(r->line - line);
+                    p = q;
+                    if (p == end || r->state != ST_MOVES || r->skim) {
+                        next_round = true;
                         break;
+                    }
+                    c = *p;
+                    line_start = r->line_start;
                 }
-                if (q > p) r->line_start = q[-1] == '\n';
-                if (r->state == ST_TAGS) r->tag_newlines += (uint32_t)(r->line - line);
+                if (r->state != ST_MOVES || cls != C_TOKEN || (c == '%' && line_start)) break;
+                const char *q = p + 1;
+                while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
+                if (q == end) break; /* it may go on in the next piece: read below */
+                r->tok_line = r->line;
+                r->tok_offset = offset_of(r, p);
+                r->line_start = false;
+                const size_t n = (size_t)(q - p);
+                token_done(r, v, p, (uint32_t)(n < DF_PGN_TOKEN_MAX + 1 ? n : DF_PGN_TOKEN_MAX),
+                           n > DF_PGN_TOKEN_MAX);
                 p = q;
-                continue;
+                if (r->state != ST_MOVES || r->stopped) {
+                    next_round = true;
+                    break;
+                }
+                c = *p;
+                line_start = false;
+                cls = df__class[(unsigned char)c];
             }
+            if (next_round) continue;
             if ((c == '%' && line_start) || cls == C_SEMI) {
                 r->after_line = r->state;
                 r->state = ST_LINE_COMMENT;
