@@ -767,6 +767,15 @@ static void write_path(const char *path, const char *data, size_t len)
     fclose(f);
 }
 
+/* Two temporary files (mkstemp templates a and b) holding the same text. */
+static void two_files(char *a, char *b, const char *text, size_t len)
+{
+    close(mkstemp(a));
+    close(mkstemp(b));
+    write_path(a, text, len);
+    write_path(b, text, len);
+}
+
 static void test_pgn(void **state)
 {
     (void)state;
@@ -778,10 +787,7 @@ static void test_pgn(void **state)
         "[Event \"Four\"]\n[Variant \"Chess960\"]\n"
         "[FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]\n\n1. O-O 0-1\n";
     char a[] = "/tmp/dirfill-cli-pgn-a-XXXXXX", b[] = "/tmp/dirfill-cli-pgn-b-XXXXXX";
-    close(mkstemp(a));
-    close(mkstemp(b));
-    write_path(a, games, sizeof games - 1);
-    write_path(b, games, sizeof games - 1);
+    two_files(a, b, games, sizeof games - 1);
     result r = run(ARGS("pgn", "--json", a), "", 0, NULL);
     assert_int_equal(1, r.status); /* a game had an error */
     int lines = 0;
@@ -904,10 +910,7 @@ static void test_pgn_where(void **state)
                                 "[Event \"c\"]\n[WhiteElo \"2200\"]\n[White \"x\"]\n"
                                 "[White \"y\"]\n\n1. d4 1-0\n";
     char a[] = "/tmp/dirfill-cli-where-a-XXXXXX", b[] = "/tmp/dirfill-cli-where-b-XXXXXX";
-    close(mkstemp(a));
-    close(mkstemp(b));
-    write_path(a, games, sizeof games - 1);
-    write_path(b, games, sizeof games - 1);
+    two_files(a, b, games, sizeof games - 1);
     result r = run(ARGS("pgn", "--json", "--where", "WhiteElo>=2000", a, b), "", 0, NULL);
     assert_int_equal(0, r.status); /* b's illegal move is never read */
     assert_non_null(strstr(r.out, "{\"game\": 0, \"file\": "));
