@@ -522,6 +522,17 @@ static void recover(df_pgn_reader *r, const df_pgn_visitor *v, const char *what,
     new_game_at_bracket(r, v, offset);
 }
 
+/* The main-line token [p, q), whole in this piece of input. */
+static void token_at(df_pgn_reader *r, const df_pgn_visitor *v, const char *p, const char *q)
+{
+    const size_t n = (size_t)(q - p);
+    r->tok_line = r->line;
+    r->tok_offset = offset_of(r, p);
+    r->line_start = false;
+    token_done(r, v, p, (uint32_t)(n < DF_PGN_TOKEN_MAX + 1 ? n : DF_PGN_TOKEN_MAX),
+               n > DF_PGN_TOKEN_MAX);
+}
+
 /* ---- skimming: movetext that is not read ---- */
 
 /* Movetext of a game that is not read (filtered out, or header-only reading), from a place
@@ -661,12 +672,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 const char *q = p + 1;
                 while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
                 if (q == end) break; /* it may go on in the next piece: read below */
-                r->tok_line = r->line;
-                r->tok_offset = offset_of(r, p);
-                r->line_start = false;
-                const size_t n = (size_t)(q - p);
-                token_done(r, v, p, (uint32_t)(n < DF_PGN_TOKEN_MAX + 1 ? n : DF_PGN_TOKEN_MAX),
-                           n > DF_PGN_TOKEN_MAX);
+                token_at(r, v, p, q);
                 p = q;
                 if (r->state != ST_MOVES || r->stopped) {
                     next_round = true;
@@ -718,21 +724,20 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             } else {
                 /* A token: '*' is one (a result), '$' starts one (a NAG). Read where it
                  * stands when it ends in this piece of input (the usual case), else copied. */
-                r->tok_line = r->line;
-                r->tok_offset = offset_of(r, p);
-                r->line_start = false;
                 const char *q = p + 1;
                 if (cls != C_STAR)
                     while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
-                const size_t n = (size_t)(q - p);
                 if (q == end && cls != C_STAR) {
+                    const size_t n = (size_t)(q - p);
+                    r->tok_line = r->line;
+                    r->tok_offset = offset_of(r, p);
+                    r->line_start = false;
                     r->tok_len = (uint32_t)(n < DF_PGN_TOKEN_MAX ? n : DF_PGN_TOKEN_MAX);
                     memcpy(r->tok, p, r->tok_len);
                     r->tok_long = n > DF_PGN_TOKEN_MAX;
                     r->state = ST_TOKEN;
                 } else {
-                    token_done(r, v, p, (uint32_t)(n < DF_PGN_TOKEN_MAX + 1 ? n : DF_PGN_TOKEN_MAX),
-                               n > DF_PGN_TOKEN_MAX);
+                    token_at(r, v, p, q);
                 }
                 p = q;
                 continue; /* the delimiter is scanned again, between tokens */
