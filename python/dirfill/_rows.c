@@ -12,7 +12,9 @@
 bool dfpy_rows_reserve(dfpy_rows *c, size_t need)
 {
     if (need <= c->cap) return true;
-    size_t cap = c->cap ? c->cap : 4096;
+    /* A run of the threaded reader (512 KB of PGN) holds some 15,000 positions: room for them
+     * at once (growing would copy them and fault in fresh pages). */
+    size_t cap = c->cap ? c->cap : 16384;
     while (cap < need) cap *= 2;
 #define GROW(name, width)                                                                          \
     {                                                                                              \

@@ -82,7 +82,7 @@ typedef struct {
 
 /* Sinks dropped after delivery are kept for the next ones: their columns have grown and their
  * pages are mapped. */
-enum { DFPY_SPARE_SINKS = 8 };
+enum { DFPY_SPARE_SINKS = 16 };
 typedef struct {
     bool with_uci;
     const bool *stop;     /* NULL, or set (atomically) when the read must stop */
