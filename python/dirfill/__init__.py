@@ -229,15 +229,16 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
     not by the input. ``planes=True`` adds ``planes``, uint8 (n, len(PLANES), 8, 8), computed on
     ``threads`` threads without the GIL while the reader goes on (castling and en passant
     included, as attack_planes_from_bitboards computes them). ``columns``: the names to keep
-    (default: all). ``where``: a tag filter as read_pgn takes it. Ctrl-C raises
+    (default: all; leaving out ``"headers"`` saves recording the tags at all). ``where``: a tag filter as read_pgn takes it. Ctrl-C raises
     KeyboardInterrupt within about 20 ms and stops the reader; a source that fails (a file
     object whose read raises, a corrupt .zst) raises its error after the batches read before
     it. The iterator's ``stats`` (a dict as pgn_positions gives) counts the sources read to the
     end; ``close()`` stops the reader at once (an abandoned iterator does it when collected).
     ``byte_range`` and ``first_game`` as for pgn_positions (a part from pgn_cuts).
     """
-    it = _dirfill._pgn_batches(_specs(source, byte_range, first_game), batch_size, threads=threads, planes=planes,
-                               chess960=chess960, uci=uci, where=where)
+    it = _dirfill._pgn_batches(_specs(source, byte_range, first_game), batch_size, threads=threads,
+                               planes=planes, chess960=chess960, uci=uci, where=where,
+                               headers=columns is None or "headers" in columns)
     if columns is None:
         return it
     return _Columns(it, columns)

@@ -398,10 +398,11 @@ int dfpy_records_to_dict(const dfpy_records *r, PyObject *out)
 
 /* ---- sinks ---- */
 
-void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, const bool *stop)
+void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, bool headers, const bool *stop)
 {
     memset(p, 0, sizeof *p);
     p->with_uci = with_uci;
+    p->headers = headers;
     p->stop = stop;
     pthread_mutex_init(&p->lock, NULL);
 }
@@ -426,7 +427,10 @@ void *dfpy_sink_open(void *ctx)
     dfpy_sink *s = o->nspare ? o->spare[--o->nspare] : NULL;
     pthread_mutex_unlock(&o->lock);
     if (!s && (s = calloc(1, sizeof *s))) s->rows.with_uci = o->with_uci;
-    if (s) s->stop = o->stop;
+    if (s) {
+        s->stop = o->stop;
+        s->headers = o->headers;
+    }
     return s;
 }
 
@@ -464,7 +468,7 @@ df_pgn_action dfpy_sink_begin(void *ctx, const df_pgn_game *g)
     dfpy_sink *s = ctx;
     s->game_start = s->rows.n;
     s->warned = false;
-    for (uint32_t i = 0; i < g->ntags; i++)
+    for (uint32_t i = 0; s->headers && i < g->ntags; i++)
         dfpy_record(&s->rec, 'H', g->index, g->tags[i].name, g->tags[i].name_len, g->tags[i].value,
                     g->tags[i].value_len);
     record_warning(s, g);

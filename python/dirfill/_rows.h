@@ -77,6 +77,7 @@ typedef struct {
     bool warned;       /* the current game's warning is recorded */
     dfpy_records rec;
     const bool *stop; /* the pool's: set, the sink's game stops at its next callback */
+    bool headers;     /* the pool's: record the tags */
     bool failed;
 } dfpy_sink;
 
@@ -84,14 +85,14 @@ typedef struct {
  * pages are mapped. */
 enum { DFPY_SPARE_SINKS = 16 };
 typedef struct {
-    bool with_uci;
-    const bool *stop;     /* NULL, or set (atomically) when the read must stop */
-    pthread_mutex_t lock; /* open may be called on any thread */
+    bool with_uci, headers; /* headers: record the games' tags */
+    const bool *stop;       /* NULL, or set (atomically) when the read must stop */
+    pthread_mutex_t lock;   /* open may be called on any thread */
     dfpy_sink *spare[DFPY_SPARE_SINKS];
     int nspare;
 } dfpy_sink_pool;
 
-void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, const bool *stop);
+void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, bool headers, const bool *stop);
 void dfpy_sink_pool_free(dfpy_sink_pool *p);
 /* df_pgn_sinks' open and drop (ctx: the pool), and the visitor's callbacks (ctx: the sink). */
 void *dfpy_sink_open(void *pool);

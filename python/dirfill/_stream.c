@@ -367,12 +367,12 @@ static int make_specs(stream *st, PyObject *list)
 }
 
 static int stream_init(stream *st, PyObject *specs, Py_ssize_t batch_size, PyObject *threads,
-                       int chess960, int uci, PyObject *where)
+                       int chess960, int uci, int headers, PyObject *where)
 {
     memset(st, 0, sizeof *st);
     pthread_mutex_init(&st->lock, NULL);
     pthread_cond_init(&st->cond, NULL);
-    dfpy_sink_pool_init(&st->pool, uci, &st->stop);
+    dfpy_sink_pool_init(&st->pool, uci, headers, &st->stop);
     st->with_uci = uci;
     st->flags = chess960 ? DF_PGN_CHESS960 : DF_PGN_STANDARD;
     if (batch_size < 1) {
@@ -605,22 +605,22 @@ static PyTypeObject Batches_Type = {
 };
 
 /* _pgn_batches(specs, batch_size, *, threads=0, planes=False, chess960=False, uci=False,
- * where=None, file_column=False) -> iterator of dicts */
+ * where=None, file_column=False, headers=True) -> iterator of dicts */
 static PyObject *py_pgn_batches(PyObject *unused, PyObject *args, PyObject *kw)
 {
     (void)unused;
-    static char *names[] = {"specs", "batch_size", "threads",     "planes", "chess960",
-                            "uci",   "where",      "file_column", NULL};
+    static char *names[] = {"specs", "batch_size", "threads",     "planes",  "chess960",
+                            "uci",   "where",      "file_column", "headers", NULL};
     PyObject *specs, *threads = NULL, *where = NULL;
     Py_ssize_t batch_size;
-    int planes = 0, chess960 = 0, uci = 0, file_column = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|$OpppOp", names, &specs, &batch_size, &threads,
-                                     &planes, &chess960, &uci, &where, &file_column))
+    int planes = 0, chess960 = 0, uci = 0, file_column = 0, headers = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|$OpppOpp", names, &specs, &batch_size, &threads,
+                                     &planes, &chess960, &uci, &where, &file_column, &headers))
         return NULL;
     BatchesObject *self = (BatchesObject *)Batches_Type.tp_alloc(&Batches_Type, 0);
     if (!self) return NULL;
     self->ready = true;
-    if (stream_init(&self->st, specs, batch_size, threads, chess960, uci, where) < 0) {
+    if (stream_init(&self->st, specs, batch_size, threads, chess960, uci, headers, where) < 0) {
         Py_DECREF(self);
         return NULL;
     }
@@ -662,7 +662,7 @@ static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw
         return NULL;
     stream st;
     PyObject *out = NULL;
-    if (stream_init(&st, specs, 1, threads, chess960, uci, where) < 0) {
+    if (stream_init(&st, specs, 1, threads, chess960, uci, 1, where) < 0) {
     } else if (!dfpy_rows_reserve_mapped(&st.all, RESERVE, uci)) {
         PyErr_NoMemory();
     } else {

@@ -135,7 +135,7 @@ class PGNDataset(IterableDataset):
         files = np.array([i for i, _, _, _ in parts], dtype=np.int32)
         it = _dirfill._pgn_batches(specs, self.batch_size, threads=self.threads,
                                    planes=self.planes, chess960=self.chess960, where=self.where,
-                                   file_column=True)
+                                   file_column=True, headers=False)
         try:
             for batch in it:
                 if len(batch["ply"]) == 0:

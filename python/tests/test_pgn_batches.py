@@ -111,6 +111,9 @@ def test_columns_and_planes(whole):
     b = next(it)
     assert set(b) == {"pieces", "stm", "castling", "ep", "planes"}
     assert b["planes"].shape == (2000, len(dirfill.PLANES), 8, 8)
+    it2 = dirfill.pgn_batches(BIG, 2000, threads=2, columns=dirfill.POSITION_COLUMNS)
+    assert set(next(it2)) == set(dirfill.POSITION_COLUMNS)  # no tags recorded
+    it2.close()
     want = dirfill.attack_planes_from_bitboards(b["pieces"], b["stm"], castling=b["castling"],
                                                 ep=b["ep"])
     assert np.array_equal(b["planes"], want)
