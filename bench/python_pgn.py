@@ -45,10 +45,11 @@ def timed(fn):
     return n, time.perf_counter() - start
 
 
-def batches(path, threads, planes=False):
+def batches(path, threads, planes=False, headers=True):
     import dirfill
+    columns = None if headers else dirfill.POSITION_COLUMNS + (("planes",) if planes else ())
     return sum(len(b["ply"]) for b in dirfill.pgn_batches(path, 4096, threads=threads,
-                                                          planes=planes))
+                                                          planes=planes, columns=columns))
 
 
 def positions(path):
@@ -57,12 +58,13 @@ def positions(path):
 
 
 def speed(args):
-    runs = {"c_reader": [], "batches_1": [], "batches_2": [], "batches_planes_1": [],
-            "positions_1": []}
+    runs = {"c_reader": [], "batches_1": [], "batches_1_no_headers": [], "batches_2": [],
+            "batches_planes_1": [], "positions_1": []}
     for _ in range(args.repeat):  # in turn, so that a busy moment hits all alike
         n, s = c_reader(args.file)
         runs["c_reader"].append(n / s)
         for key, fn in (("batches_1", lambda: batches(args.file, 1)),
+                        ("batches_1_no_headers", lambda: batches(args.file, 1, headers=False)),
                         ("batches_2", lambda: batches(args.file, 2)),
                         ("batches_planes_1", lambda: batches(args.file, 1, planes=True)),
                         ("positions_1", lambda: positions(args.file))):
@@ -73,6 +75,8 @@ def speed(args):
     report = {"file": args.file, "positions": n, "repeat": args.repeat,
               "positions_per_s": med,
               "ratios": {"batches_1/c_reader": med["batches_1"] / med["c_reader"],
+                         "batches_1_no_headers/c_reader": med["batches_1_no_headers"] /
+                         med["c_reader"],
                          "positions_1/c_reader": med["positions_1"] / med["c_reader"],
                          "batches_2/batches_1": med["batches_2"] / med["batches_1"]}}
     print(json.dumps(report, indent=1))
