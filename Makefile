@@ -103,7 +103,8 @@ python-asan:
 	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	  ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc DIRFILL_SANITIZED=1 \
 	  $(ASAN_VENV)/bin/python -m pytest -q -s -p no:cacheprovider python/tests/test_hardening.py \
-	  python/tests/test_board.py python/tests/test_dirfill.py python/tests/test_svg.py
+	  python/tests/test_board.py python/tests/test_dirfill.py python/tests/test_svg.py \
+	  python/tests/test_pgn_batches.py
 
 # The same with clang's sanitizers (they differ from GCC's in what they catch and in how a
 # program detects them).
