@@ -5,6 +5,9 @@
  * their grandchildren, the Chess960 ones with their children, and on random boards: attackers of every square and of one square through
  * any occupancy, is-attacked, SEE and gives-check of every legal move. Registered once per
  * backend: the "rays" method runs on the backend's kernel. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +16,44 @@
 
 enum { OTHER = 0, INTEL = 1, AMD = 2 };
 
-/* Must run first (no method selected yet): DIRFILL_LOOKUP as this run's CTest sets it. */
+enum { THREADS = 16 };
+static atomic_int ready;
+static df_board race_boards[THREADS];
+static df_bb race_out[THREADS][64];
+
+static void *first_query(void *arg)
+{
+    const int t = (int)(intptr_t)arg;
+    atomic_fetch_add(&ready, 1);
+    while (atomic_load(&ready) < THREADS) sched_yield();
+    df_attackers_to_all(race_out[t], &race_boards[t]);
+    return NULL;
+}
+
+/* Must run first: 16 threads make the first one-square query at once, so that all of them
+ * resolve the method and wait for its tables (pthread_once) together. */
+static void test_first_query_race(void **state)
+{
+    (void)state;
+    if (getenv("DFT_NO_THREADS")) {
+        print_message("skipped: DFT_NO_THREADS is set (no threads under this emulator)\n");
+        skip();
+    }
+    pthread_t th[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        dft_rand_board(&race_boards[t]);
+        assert_int_equal(0, pthread_create(&th[t], NULL, first_query, (void *)(intptr_t)t));
+    }
+    for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
+    for (int t = 0; t < THREADS; t++) {
+        const df_bb occ = df_board_occupied(&race_boards[t]);
+        for (int s = 0; s < 64; s++)
+            DFT_ASSERT_BB(ref_attackers_to(&race_boards[t], s, occ), race_out[t][s],
+                          "thread %d square %d", t, s);
+    }
+}
+
+/* Must run before any selection: DIRFILL_LOOKUP as this run's CTest sets it. */
 static void test_environment(void **state)
 {
     (void)state;
@@ -177,16 +217,18 @@ static void test_methods(void **state)
     assert_int_equal(DF_OK, df_lookup_select("auto"));
 }
 
-/* With --environment, only what DIRFILL_LOOKUP became (the lookup.env-* runs). */
+/* With --environment, only the first resolution and what DIRFILL_LOOKUP became (the
+ * lookup.env-* runs). */
 int main(int argc, char **argv)
 {
     dft_setup_backend();
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_first_query_race),
         cmocka_unit_test(test_environment),
         cmocka_unit_test(test_rule),
         cmocka_unit_test(test_select),
         cmocka_unit_test(test_methods),
     };
-    const size_t n = argc > 1 && strcmp(argv[1], "--environment") == 0 ? 1 : 4;
+    const size_t n = argc > 1 && strcmp(argv[1], "--environment") == 0 ? 2 : 5;
     return _cmocka_run_group_tests("test_lookup", tests, n, NULL, NULL);
 }
