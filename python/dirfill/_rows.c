@@ -165,6 +165,28 @@ bool dfpy_rows_grow_mapped(dfpy_rows *c, size_t need)
     return true;
 }
 
+static void populate(void *base, size_t from, size_t to)
+{
+#ifdef MADV_POPULATE_WRITE
+    from &= ~(size_t)4095;
+    to = page_bytes(to);
+    if (to > from) madvise((char *)base + from, to - from, MADV_POPULATE_WRITE); /* may fail */
+#else
+    (void)base, (void)from, (void)to;
+#endif
+}
+
+void dfpy_rows_populate(const dfpy_rows *c, size_t from, size_t to)
+{
+    if (!c->column_maps || from >= to) return;
+    if (to > c->cap) to = c->cap;
+#define POPULATE(name, width)                                                                      \
+    populate(c->name, from *(width) * sizeof *c->name, to * (width) * sizeof *c->name);
+    DFPY_COLUMN_FIELDS(POPULATE)
+#undef POPULATE
+    if (c->uci) populate(c->uci, from * sizeof *c->uci, to * sizeof *c->uci);
+}
+
 void dfpy_rows_free(dfpy_rows *c)
 {
     if (c->region) {

@@ -44,6 +44,9 @@ bool dfpy_rows_reserve_mapped(dfpy_rows *c, size_t cap, bool with_uci);
 /* Room for need rows in those columns: grown by mremap, which moves pages, not bytes. */
 bool dfpy_rows_grow_mapped(dfpy_rows *c, size_t need);
 void dfpy_rows_free(dfpy_rows *c);
+/* Faults in the pages of rows [from, to) of columns of their own, writable, without writing
+ * them (MADV_POPULATE_WRITE; nothing where the kernel lacks it). */
+void dfpy_rows_populate(const dfpy_rows *c, size_t from, size_t to);
 /* Appends src's rows [from, to) to dst (room for them needed), game numbers plus game_add. */
 void dfpy_rows_append(dfpy_rows *dst, const dfpy_rows *src, size_t from, size_t to,
                       int64_t game_add);
@@ -83,7 +86,7 @@ typedef struct {
 
 /* Sinks dropped after delivery are kept for the next ones: their columns have grown and their
  * pages are mapped. */
-enum { DFPY_SPARE_SINKS = 16 };
+enum { DFPY_SPARE_SINKS = 10 };
 typedef struct {
     bool with_uci, headers; /* headers: record the games' tags */
     const bool *stop;       /* NULL, or set (atomically) when the read must stop */
