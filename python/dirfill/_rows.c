@@ -360,8 +360,39 @@ size_t dfpy_record_at(const dfpy_records *r, size_t at, char *kind, uint64_t *ga
     return at + 17 + *na + *nb;
 }
 
-static int add_header(PyObject *headers, PyObject *key, const char *a, uint32_t la, const char *b,
-                      uint32_t lb)
+/* Tag names as str, the few a file uses decoded once a batch. */
+enum { NAMES = 32, TAG_NAME_BYTES = 32 };
+typedef struct {
+    char text[TAG_NAME_BYTES];
+    uint32_t len;
+    PyObject *str;
+} name_slot;
+
+typedef struct {
+    name_slot slot[NAMES];
+    int n;
+} name_cache;
+
+static PyObject *tag_name(name_cache *c, const char *a, uint32_t la)
+{
+    for (int i = 0; la <= TAG_NAME_BYTES && i < c->n; i++)
+        if (c->slot[i].len == la && !memcmp(c->slot[i].text, a, la)) {
+            Py_INCREF(c->slot[i].str);
+            return c->slot[i].str;
+        }
+    PyObject *s = PyUnicode_DecodeUTF8(a, la, "replace");
+    if (s && la <= TAG_NAME_BYTES && c->n < NAMES) {
+        name_slot *slot = &c->slot[c->n++];
+        memcpy(slot->text, a, la);
+        slot->len = la;
+        Py_INCREF(s);
+        slot->str = s;
+    }
+    return s;
+}
+
+static int add_header(PyObject *headers, PyObject *key, name_cache *names, const char *a,
+                      uint32_t la, const char *b, uint32_t lb)
 {
     PyObject *tags = PyDict_GetItemWithError(headers, key);
     if (!tags) {
@@ -370,8 +401,7 @@ static int add_header(PyObject *headers, PyObject *key, const char *a, uint32_t 
         Py_DECREF(tags); /* the dict holds it */
         if (r < 0) return -1;
     }
-    PyObject *name = PyUnicode_DecodeUTF8(a, la, "replace"),
-             *value = PyUnicode_DecodeUTF8(b, lb, "replace");
+    PyObject *name = tag_name(names, a, la), *value = PyUnicode_DecodeUTF8(b, lb, "replace");
     const int r = name && value ? PyDict_SetItem(tags, name, value) : -1;
     Py_XDECREF(name);
     Py_XDECREF(value);
@@ -383,6 +413,8 @@ int dfpy_records_to_dict(const dfpy_records *r, PyObject *out)
     PyObject *headers = PyDict_New(), *errors = PyList_New(0), *skipped = PyList_New(0),
              *warnings = PyList_New(0);
     int status = headers && errors && skipped && warnings ? 0 : -1;
+    name_cache names;
+    names.n = 0;
     for (size_t at = 0; !status && at < r->len;) {
         char kind;
         uint64_t game;
@@ -393,7 +425,7 @@ int dfpy_records_to_dict(const dfpy_records *r, PyObject *out)
         if (!key) {
             status = -1;
         } else if (kind == 'H') {
-            status = add_header(headers, key, a, la, b, lb);
+            status = add_header(headers, key, &names, a, la, b, lb);
         } else {
             PyObject *list = kind == 'E' ? errors : kind == 'S' ? skipped : warnings;
             item = kind == 'E'
@@ -411,6 +443,7 @@ int dfpy_records_to_dict(const dfpy_records *r, PyObject *out)
                          PyDict_SetItemString(out, "warnings", warnings) < 0
                      ? -1
                      : 0;
+    for (int i = 0; i < names.n; i++) Py_DECREF(names.slot[i].str);
     Py_XDECREF(headers);
     Py_XDECREF(errors);
     Py_XDECREF(skipped);
