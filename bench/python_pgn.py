@@ -57,18 +57,31 @@ def positions(path):
     return len(dirfill.pgn_positions(path, threads=1)["ply"])
 
 
+CALLS = {"batches_1": "batches(path, 1)",
+         "batches_1_no_headers": "batches(path, 1, headers=False)",
+         "batches_2": "batches(path, 2)",
+         "batches_planes_1": "batches(path, 1, planes=True)",
+         "positions_1": "positions(path)"}
+
+
+def measure(key, path):
+    """(positions, seconds) of one call in a fresh process (one after another in a process,
+    the calls disturb each other: a mode after another ran up to 1.5x slower)."""
+    code = ("import sys; sys.path.insert(0, %r); from python_pgn import *; path = %r; "
+            "n, s = timed(lambda: %s); print(n, s)" % (os.path.dirname(__file__), path, CALLS[key]))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    return int(out[0]), float(out[1])
+
+
 def speed(args):
-    runs = {"c_reader": [], "batches_1": [], "batches_1_no_headers": [], "batches_2": [],
-            "batches_planes_1": [], "positions_1": []}
+    runs = {"c_reader": []}
+    runs.update({k: [] for k in CALLS})
     for _ in range(args.repeat):  # in turn, so that a busy moment hits all alike
         n, s = c_reader(args.file)
         runs["c_reader"].append(n / s)
-        for key, fn in (("batches_1", lambda: batches(args.file, 1)),
-                        ("batches_1_no_headers", lambda: batches(args.file, 1, headers=False)),
-                        ("batches_2", lambda: batches(args.file, 2)),
-                        ("batches_planes_1", lambda: batches(args.file, 1, planes=True)),
-                        ("positions_1", lambda: positions(args.file))):
-            m, s = timed(fn)
+        for key in CALLS:
+            m, s = measure(key, args.file)
             assert m == n, (key, m, n)
             runs[key].append(m / s)
     med = {k: statistics.median(v) for k, v in runs.items()}
