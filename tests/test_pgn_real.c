@@ -543,6 +543,52 @@ static void test_skim_finds_the_same_games(void **state)
     pgngen_text_free(&text);
 }
 
+/* ---- one thread: sinks delivered as the read goes ---- */
+
+static size_t most_games;
+
+static int count_deliver(void *ctx, void *sink, uint64_t first_game)
+{
+    (void)first_game;
+    const transcript *t = sink;
+    if (t->n > most_games) most_games = t->n;
+    (*(size_t *)ctx)++;
+    return 0;
+}
+
+/* A read on the calling thread hands its games over in small sinks, not one sink of the whole
+ * input (what the caller keeps, JSON or rows, stays bounded). */
+static void test_one_thread_delivers_as_it_goes(void **state)
+{
+    (void)state;
+    pgngen_text text = {0};
+    uint64_t rng = 7;
+    df_board start;
+    df_fen_parse(&start, DF_FEN_START, sizeof DF_FEN_START - 1, DF_FEN_STANDARD, NULL);
+    for (uint64_t i = 0; i < 1500; i++)
+        assert_true(
+            pgngen_game(&text, &rng, &start, false, 80, PGNGEN_EVALS | PGNGEN_CLOCKS, i, NULL));
+    char path[96];
+    snprintf(path, sizeof path, "/tmp/dirfill-real-%d-serial.pgn", (int)getpid());
+    write_path(path, text.text, text.len);
+    df_pgn_source *src;
+    assert_int_equal(DF_OK, df_pgn_source_open(&src, path));
+    size_t deliveries = 0;
+    most_games = 0;
+    const df_pgn_sinks sinks = {
+        sink_open, {NULL, tr_ply, tr_end, NULL}, count_deliver, sink_drop, &deliveries};
+    df_pgn_stats stats;
+    assert_int_equal(DF_OK, df_pgn_read_threaded(src, DF_PGN_STANDARD, NULL, 1, &sinks, &stats));
+    df_pgn_source_close(src);
+    unlink(path);
+    print_message("%zu bytes: %zu sinks, at most %zu games in one\n", text.len, deliveries,
+                  most_games);
+    assert_int_equal(1500, stats.games);
+    assert_true(most_games <= 64); /* a piece is 64 KB: a few dozen games at most */
+    assert_true(deliveries >= 1500 / 64);
+    pgngen_text_free(&text);
+}
+
 int main(void)
 {
     dft_setup_backend();
@@ -552,6 +598,7 @@ int main(void)
         cmocka_unit_test(test_filter_operators),
         cmocka_unit_test(test_filter_errors),
         cmocka_unit_test(test_skim_finds_the_same_games),
+        cmocka_unit_test(test_one_thread_delivers_as_it_goes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,9 +19,10 @@
 #include "internal.h"
 
 enum {
-    DF__BLOCK = 1 << 20,   /* bytes read from the source at a time */
-    DF__SEGMENT = 1 << 19, /* a segment is cut once this much input waits */
-    DF__HUGE = 16 << 20    /* waiting input without a cut: the rest is read on this thread */
+    DF__BLOCK = 1 << 20,       /* bytes read from the source at a time */
+    DF__SEGMENT = 1 << 19,     /* a segment is cut once this much input waits */
+    DF__HUGE = 16 << 20,       /* waiting input without a cut: the rest is read on this thread */
+    DF__SERIAL_PIECE = 1 << 16 /* the calling thread's own read: a sink per piece or so */
 };
 
 /* One segment: its text, where it starts, and what its worker made of it. */
@@ -298,50 +299,80 @@ static bool df__unread_oldest(df__run *run, df__pending *p)
     return true;
 }
 
-/* Reads first[0, nfirst) and then the rest of the source on this thread with r, the sink
- * delivered whenever the reader stands between games (threads = 1, or after a game too big for
- * a segment: rare enough that the rest of such an input is read here). */
+/* The calling thread's own read (df__serial): its reader, the sink being filled, and what the
+ * sinks delivered so far hold. */
+typedef struct {
+    const df_pgn_sinks *sinks;
+    df_pgn_reader *r;
+    df_pgn_visitor v; /* the sinks' visitor, its ctx the open sink (NULL: none) */
+    uint64_t base;    /* games of the input before this read */
+    uint64_t before;  /* the reader's games in the sinks delivered */
+} df__serial_run;
+
+/* Delivers the open sink and opens the next one. */
+static df_status df__serial_deliver(df__serial_run *s, bool reopen)
+{
+    df_status status = DF_OK;
+    if (s->sinks->deliver(s->sinks->ctx, s->v.ctx, s->base + s->before))
+        status = DF_ERR_INTERRUPTED;
+    s->sinks->drop(s->sinks->ctx, s->v.ctx);
+    s->v.ctx = NULL;
+    s->before = df_pgn_reader_stats(s->r).games;
+    df__pgn_set_next_game(s->r, 0);
+    if (status == DF_OK && reopen && !(s->v.ctx = s->sinks->open(s->sinks->ctx)))
+        status = DF_ERR_IO;
+    return status;
+}
+
+/* Feeds data[0, n) in pieces of about DF__SERIAL_PIECE bytes, each ending before a '[' that
+ * starts a line (where a game mostly begins), and delivers the sink whenever the reader then
+ * stands between games: a sink holds the games of a piece or so, not of the whole input. */
+static df_status df__serial_feed(df__serial_run *s, const char *data, size_t n)
+{
+    if (n == 0) return DF_OK; /* data may be null */
+    const char *p = data, *end = data + n;
+    while (p < end) {
+        const char *stop = end;
+        if ((size_t)(end - p) > DF__SERIAL_PIECE) {
+            const char *q = p + DF__SERIAL_PIECE;
+            while ((q = memchr(q, '\n', (size_t)(end - q))) && q + 1 < end && q[1] != '[') q++;
+            if (q && q + 1 < end) stop = q + 1;
+        }
+        df_status status = df_pgn_feed(s->r, p, (size_t)(stop - p), &s->v);
+        p = stop;
+        if (status == DF_OK && df_pgn_reader_between_games(s->r))
+            status = df__serial_deliver(s, true);
+        if (status != DF_OK) return status;
+    }
+    return DF_OK;
+}
+
+/* Reads first[0, nfirst) and then the rest of the source on this thread with r (threads = 1,
+ * or after a game too big for a segment: rare enough that the rest of such an input is read
+ * here), sinks delivered as it goes. */
 static df_status df__serial(df_pgn_source *src, const df_pgn_sinks *sinks, df_pgn_reader *r,
                             const char *first, size_t nfirst, char *block, df_pgn_stats *totals)
 {
-    void *sink = sinks->open(sinks->ctx);
-    if (!sink) return DF_ERR_IO;
-    df_pgn_visitor v = sinks->visitor;
-    v.ctx = sink;
-    /* Each sink's games count from 0, as in a segment; before: the reader's games in the
-     * sinks already delivered. */
-    const uint64_t base = totals->games;
-    uint64_t before = 0;
-    df_status status = nfirst ? df_pgn_feed(r, first, nfirst, &v) : DF_OK;
+    /* Each sink's games count from 0, as in a segment. */
+    df__serial_run s = {sinks, r, sinks->visitor, totals->games, 0};
+    if (!(s.v.ctx = sinks->open(sinks->ctx))) return DF_ERR_IO;
+    df_status status = df__serial_feed(&s, first, nfirst);
     while (status == DF_OK) {
         const long n = df_pgn_source_read(src, block, DF__BLOCK);
         if (n < 0) status = DF_ERR_IO;
         if (n <= 0) {
-            const df_status s = df_pgn_finish(r, &v);
-            if (status == DF_OK) status = s;
+            const df_status f = df_pgn_finish(r, &s.v);
+            if (status == DF_OK) status = f;
             break;
         }
-        if ((status = df_pgn_feed(r, block, (size_t)n, &v)) != DF_OK) break;
-        if (df_pgn_reader_between_games(r)) {
-            if (sinks->deliver(sinks->ctx, sink, base + before)) status = DF_ERR_INTERRUPTED;
-            sinks->drop(sinks->ctx, sink);
-            before = df_pgn_reader_stats(r).games;
-            df__pgn_set_next_game(r, 0);
-            if (status != DF_OK || !(sink = sinks->open(sinks->ctx))) {
-                sink = NULL;
-                if (status == DF_OK) status = DF_ERR_IO;
-                break;
-            }
-            v.ctx = sink;
-        }
+        status = df__serial_feed(&s, block, (size_t)n);
     }
-    if (sink) {
-        if (sinks->deliver(sinks->ctx, sink, base + before) && status == DF_OK)
-            status = DF_ERR_INTERRUPTED;
-        sinks->drop(sinks->ctx, sink);
+    if (s.v.ctx) {
+        const df_status d = df__serial_deliver(&s, false);
+        if (status == DF_OK) status = d;
     }
-    const df_pgn_stats s = df_pgn_reader_stats(r);
-    df__add(totals, &s);
+    const df_pgn_stats stats = df_pgn_reader_stats(r);
+    df__add(totals, &stats);
     return status;
 }
 
