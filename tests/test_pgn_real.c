@@ -460,6 +460,20 @@ static void test_filter_errors(void **state)
     assert_true(df_pgn_filter_matches(NULL, NULL));
 }
 
+/* ---- generated games ---- */
+
+/* Random games from the start position: in every style pgngen writes, of 1 to 120 plies
+ * (every_style), or as lichess writes them, of 80 plies. */
+static void generate(pgngen_text *text, uint64_t games, uint64_t seed, bool every_style)
+{
+    df_board start;
+    df_fen_parse(&start, DF_FEN_START, sizeof DF_FEN_START - 1, DF_FEN_STANDARD, NULL);
+    for (uint64_t i = 0; i < games; i++)
+        assert_true(
+            pgngen_game(text, &seed, &start, false, every_style ? 1 + (uint32_t)(i * 7 % 120) : 80,
+                        every_style ? (unsigned)(i % 128) : PGNGEN_EVALS | PGNGEN_CLOCKS, i, NULL));
+}
+
 /* ---- skimming: the movetext of filtered games and of header-only reading ---- */
 
 /* Where each game starts and ends, its tags and result: what a skimmed read must find exactly
@@ -514,12 +528,7 @@ static void test_skim_finds_the_same_games(void **state)
     /* Generated games in every style (comments with commands, variations, line comments,
      * escape lines, odd line breaks, results), then the hand-written files. */
     pgngen_text text = {0};
-    uint64_t rng = 0x5eed;
-    df_board start;
-    df_fen_parse(&start, DF_FEN_START, sizeof DF_FEN_START - 1, DF_FEN_STANDARD, NULL);
-    for (uint64_t i = 0; i < 300; i++)
-        assert_true(pgngen_game(&text, &rng, &start, false, 1 + (uint32_t)(i * 7 % 120),
-                                (unsigned)(i % 128), i, NULL));
+    generate(&text, 300, 0x5eed, true);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) cmd_text_puts(&text, cases[i].pgn);
     const char *expr = "White^=W\\1";
     df_pgn_filter *f = NULL;
@@ -562,12 +571,7 @@ static void test_one_thread_delivers_as_it_goes(void **state)
 {
     (void)state;
     pgngen_text text = {0};
-    uint64_t rng = 7;
-    df_board start;
-    df_fen_parse(&start, DF_FEN_START, sizeof DF_FEN_START - 1, DF_FEN_STANDARD, NULL);
-    for (uint64_t i = 0; i < 1500; i++)
-        assert_true(
-            pgngen_game(&text, &rng, &start, false, 80, PGNGEN_EVALS | PGNGEN_CLOCKS, i, NULL));
+    generate(&text, 1500, 7, false);
     char path[96];
     snprintf(path, sizeof path, "/tmp/dirfill-real-%d-serial.pgn", (int)getpid());
     write_path(path, text.text, text.len);
