@@ -154,6 +154,19 @@ static uint64_t record_game(const dfpy_records *r, size_t at)
     return game;
 }
 
+/* Copies the record of from at offset at into to, its game numbered from base; the offset of
+ * the next record. */
+static size_t record_copy(dfpy_records *to, const dfpy_records *from, size_t at, uint64_t base)
+{
+    char kind;
+    uint64_t game;
+    const char *a, *t;
+    uint32_t la, lt;
+    at = dfpy_record_at(from, at, &kind, &game, &a, &la, &t, &lt);
+    dfpy_record(to, kind, base + game, a, la, t, lt);
+    return at;
+}
+
 /* df_pgn_sinks.deliver: a run's rows and records into batches, in input order. */
 static int deliver(void *ctx, void *p, uint64_t first_game)
 {
@@ -175,14 +188,7 @@ static int deliver(void *ctx, void *p, uint64_t first_game)
         }
         if (!grown) return st->failed = true, 1;
         dfpy_rows_append(&st->all, rows, 0, rows->n, (int64_t)base);
-        for (size_t at = 0; at < s->rec.len;) {
-            char kind;
-            uint64_t game;
-            const char *a, *t;
-            uint32_t la, lt;
-            at = dfpy_record_at(&s->rec, at, &kind, &game, &a, &la, &t, &lt);
-            dfpy_record(&st->all_rec, kind, base + game, a, la, t, lt);
-        }
+        for (size_t at = 0; at < s->rec.len;) at = record_copy(&st->all_rec, &s->rec, at, base);
         if (st->all_rec.failed) return st->failed = true, 1;
         if (st->interrupt.requested && st->interrupt.requested(st->interrupt.ctx)) {
             __atomic_store_n(&st->stop, true, __ATOMIC_RELAXED); /* the workers stop too */
@@ -197,12 +203,7 @@ static int deliver(void *ctx, void *p, uint64_t first_game)
         const uint64_t grec = at < s->rec.len ? record_game(&s->rec, at) : UINT64_MAX;
         if (at < s->rec.len && (i >= rows->n || grec <= (uint64_t)rows->game[i])) {
             /* A game's records go with its first row. */
-            char kind;
-            uint64_t game;
-            const char *a, *t;
-            uint32_t la, lt;
-            at = dfpy_record_at(&s->rec, at, &kind, &game, &a, &la, &t, &lt);
-            dfpy_record(&b->rec, kind, base + game, a, la, t, lt);
+            at = record_copy(&b->rec, &s->rec, at, base);
             if (b->rec.failed) return st->failed = true, 1;
             continue;
         }
