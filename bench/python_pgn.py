@@ -11,7 +11,10 @@
                                                      keeping no batch (a process each)
     bench/python_pgn.py positions-rss FILE           peak RSS of pgn_positions against the bytes
                                                      of its output arrays
-    bench/python_pgn.py loader FILE [--repeat N]     DataLoader positions/s, num_workers 0 and 2
+    bench/python_pgn.py loader FILE... [--repeat N]  DataLoader positions/s, num_workers 0 and 2
+                                                     (a process each), the whole pass and from
+                                                     the first batch on (the workers' start
+                                                     left out)
 
 The program is build/release/dirfill (`make build`); FILE a PGN file, e.g. from
 build/release/dirfill-pgn-make GAMES > games.pgn. Run `ps` first: the figures are only as good
@@ -132,29 +135,51 @@ def positions_rss(args):
                       "peak/arrays": peak / arrays, "(peak-before)/arrays": (peak - base) / arrays}))
 
 
-def loader(args):
-    from torch.utils.data import DataLoader
+LOADER_CHILD = """
+import sys, time
+from torch.utils.data import DataLoader
+from dirfill.torch import PGNDataset
+workers, files = int(sys.argv[1]), sys.argv[2:]
+start = time.perf_counter()
+n = first = 0
+for b in DataLoader(PGNDataset(files, 4096, threads=1), batch_size=None, num_workers=workers):
+    if not n:
+        first, n0 = time.perf_counter(), len(b["ply"])
+    n += len(b["ply"])
+end = time.perf_counter()
+print(n, end - start, (n - n0) / (end - first))
+"""
 
-    from dirfill.torch import PGNDataset
+
+def loader(args):
+    """DataLoader positions/s over the files, num_workers 0 and 2 in turn, each pass in a fresh
+    process: the whole pass (the workers' start included) and from the first batch on."""
     runs = {0: [], 2: []}
+    steady = {0: [], 2: []}
     for _ in range(args.repeat):
         for workers in runs:
-            ds = PGNDataset([args.file], 4096, threads=1)
-            n, s = timed(lambda: sum(len(b["ply"]) for b in DataLoader(
-                ds, batch_size=None, num_workers=workers)))
-            runs[workers].append(n / s)
+            out = subprocess.run([sys.executable, "-c", LOADER_CHILD, str(workers)] + args.files,
+                                 capture_output=True, text=True, check=True).stdout.split()
+            runs[workers].append(int(out[0]) / float(out[1]))
+            steady[workers].append(float(out[2]))
     med = {k: statistics.median(v) for k, v in runs.items()}
-    print(json.dumps({"file": args.file, "repeat": args.repeat, "positions_per_s": med,
-                      "workers_2/workers_0": med[2] / med[0]}))
+    med_steady = {k: statistics.median(v) for k, v in steady.items()}
+    print(json.dumps({"files": args.files, "repeat": args.repeat, "positions_per_s": med,
+                      "workers_2/workers_0": med[2] / med[0],
+                      "after_first_batch_positions_per_s": med_steady,
+                      "after_first_batch_workers_2/workers_0": med_steady[2] / med_steady[0]}))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
-    for name in ("speed", "loader", "positions-rss"):
+    for name in ("speed", "positions-rss"):
         p = sub.add_parser(name)
         p.add_argument("file")
         p.add_argument("--repeat", type=int, default=5)
+    p = sub.add_parser("loader")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--repeat", type=int, default=5)
     sub.add_parser("rss").add_argument("files", nargs="+")
     args = parser.parse_args()
     {"speed": speed, "rss": rss, "positions-rss": positions_rss, "loader": loader}[args.what](args)

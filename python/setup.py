@@ -43,7 +43,7 @@ setup(
     ext_modules=[Extension(
         "dirfill._dirfill", ["dirfill/_module.c", "dirfill/_planes.c", "dirfill/_board.c",
                              "dirfill/_pgn.c", "dirfill/_source.c", "dirfill/_rows.c",
-                             "dirfill/_stream.c", "dirfill/_filter.c"],
+                             "dirfill/_stream.c", "dirfill/_filter.c", "dirfill/_shared.c"],
         include_dirs=[os.path.join(ROOT, "include"), numpy.get_include()],
         extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-missing-field-initializers",
                             "-Wno-cast-function-type"],

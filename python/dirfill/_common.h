@@ -63,8 +63,10 @@ int dfpy_board_of(PyObject *o, df_board *out);
 int dfpy_add_board(PyObject *module);
 int dfpy_add_pgn(PyObject *module);
 int dfpy_add_stream(PyObject *module);
+int dfpy_add_shared(PyObject *module);
 extern PyMethodDef dfpy_planes_methods[];
 extern PyMethodDef dfpy_pgn_methods[];
 extern PyMethodDef dfpy_stream_methods[];
+extern PyMethodDef dfpy_shared_methods[];
 
 #endif

@@ -18,6 +18,8 @@ threaded reader's rule), so that every position of the input is given exactly on
 the number of workers and processes. Compressed files (.zst, .gz) are split by file only.
 """
 import os
+from collections import OrderedDict
+from multiprocessing.reduction import DupFd
 
 import numpy as np
 import torch
@@ -36,14 +38,65 @@ _SIGNED = {np.dtype(np.uint64): np.int64, np.dtype(np.uint32): np.int32,
            np.dtype(np.uint16): np.int16}
 
 
+def _tensor_views(batch):
+    """The numeric arrays of a batch, each as the view a tensor takes (the signed type of the
+    same width)."""
+    return {k: v.view(_SIGNED.get(v.dtype, v.dtype)) for k, v in batch.items()
+            if isinstance(v, np.ndarray) and v.dtype.kind in "biuf"}
+
+
 def to_tensors(batch):
     """A batch of numpy columns as tensors sharing their memory (uint64, uint32 and uint16
-    columns as int64, int32 and int16 views of the same bits); entries that are not arrays
-    are left out."""
+    columns as int64, int32 and int16 views of the same bits); entries that are not numeric
+    arrays are left out."""
+    return {k: torch.from_numpy(v) for k, v in _tensor_views(batch).items()}
+
+
+class _Shipped:
+    """A batch of a DataLoader worker, packed into a region of shared memory that the worker
+    reuses: pickled to the main process as the region's place and the arrays' places, it
+    becomes there a dict of tensors over that memory (no byte copied; the main process maps
+    each region once). The worker fills a region again only once every tensor over it in the
+    main process is gone."""
+
+    __slots__ = ("_handle", "_layout")
+
+    def __init__(self, batch):
+        arrays = _tensor_views(batch)
+        self._handle, offsets = _dirfill._shared_pack(list(arrays.values()))
+        self._layout = [(k, v.dtype.str, v.size, v.shape, at)
+                        for (k, v), at in zip(arrays.items(), offsets)]
+
+    def __reduce__(self):
+        pid, fd, key, size, kept = self._handle.send()
+        # A region the worker keeps is opened through /proc; another one goes as an fd.
+        return _unpack, ((pid, fd, key) if kept else (DupFd(fd), key), size, self._layout)
+
+
+#: The main process's mappings of the workers' regions, the most recent last.
+_MAPPINGS = OrderedDict()
+_MAPPINGS_KEPT = 32
+
+
+def _mapping(where, size):
+    if len(where) == 2:  # a region the worker does not keep: mapped for this batch only
+        return _dirfill._shared_map(where[0].detach(), where[1], size)
+    m = _MAPPINGS.get(where)
+    if m is None:
+        m = _MAPPINGS[where] = _dirfill._shared_open(*where, size)
+        if len(_MAPPINGS) > _MAPPINGS_KEPT:
+            _MAPPINGS.popitem(last=False)  # its leases keep it while batches use it
+    else:
+        _MAPPINGS.move_to_end(where)
+    return m
+
+
+def _unpack(where, size, layout):
+    lease = _mapping(where, size).lease()
     out = {}
-    for k, v in batch.items():
-        if isinstance(v, np.ndarray) and v.dtype.kind in "biuf":
-            out[k] = torch.from_numpy(v.view(_SIGNED.get(v.dtype, v.dtype)))
+    for name, dtype, count, shape, at in layout:
+        a = np.frombuffer(lease, dtype, count, at)
+        out[name] = torch.from_numpy(a if len(shape) == 1 else a.reshape(shape))
     return out
 
 
@@ -104,9 +157,20 @@ class PGNDataset(IterableDataset):
 
     def shards(self, share, shares):
         """The parts share (of shares) reads: a list of (file index, path, byte range or None,
-        first game). Every byte of the input belongs to one share; a plain file's parts begin
-        and end at exact game boundaries."""
+        first game). Every byte of the input belongs to one share. With at least as many
+        (non-empty) files as shares, each share reads whole files (the largest first, each to
+        the share with the fewest bytes so far); with fewer, the bytes are cut in equal parts, a
+        plain file's parts beginning and ending at exact game boundaries (finding a cut lexes
+        the file up to it, which costs about as much as reading it: files are not cut when they
+        need not be)."""
         sizes = [os.path.getsize(p) for p in self.sources]
+        if sum(1 for size in sizes if size) >= shares:
+            load, owner = [0] * shares, {}
+            for i in sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)):
+                if sizes[i]:
+                    owner[i] = min(range(shares), key=lambda k: (load[k], k))
+                    load[owner[i]] += sizes[i]
+            return [(i, self.sources[i], None, 0) for i in sorted(owner) if owner[i] == share]
         total = sum(sizes)
         lo, hi = total * share // shares, total * (share + 1) // shares
         parts, at = [], 0
@@ -121,6 +185,9 @@ class PGNDataset(IterableDataset):
                 continue
             a, b = max(lo - start, 0), min(hi - start, size)
             if a >= b:
+                continue
+            if a == 0 and b == size:  # the whole file: no cut to find
+                parts.append((i, path, None, 0))
                 continue
             (ca, _, game), (cb, _, _) = pgn_cuts(path, [a, b])
             if ca < cb:
@@ -178,5 +245,9 @@ class PGNDataset(IterableDataset):
         if self.shuffle_buffer > 0:
             rng = np.random.default_rng([self.seed, self.epoch, share, shares])
             batches = self._shuffled(batches, rng)
-        for batch in batches:
-            yield to_tensors(batch)
+        if get_worker_info() is None:
+            for batch in batches:
+                yield to_tensors(batch)
+        else:  # to the main process through shared memory
+            for batch in batches:
+                yield _Shipped(batch)

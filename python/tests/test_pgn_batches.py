@@ -2,8 +2,9 @@
 """pgn_batches: every column of the batches against pgn_positions (itself checked against a
 Board replay in test_pgn.py), batch boundaries inside games and between files, the last short
 batch, thread counts, errors, skipped and filtered games, warnings, a byte order mark and a game
-of no moves, a file object whose read raises midway, Ctrl-C, the bounded queue, and an iterator
-dropped midway."""
+of no moves, a file object whose read raises midway, Ctrl-C, the bounded queue, an iterator
+dropped midway, and batches handed to another process through reused shared memory (the
+regions of dirfill.torch's DataLoader workers: filled again only once nobody uses them)."""
 import gc
 import gzip
 import io
@@ -286,3 +287,95 @@ def test_dropped_midway_and_sources():
     with pytest.raises(ValueError):
         dirfill.pgn_batches(b"", 0)
     assert list(dirfill.pgn_batches(b"")) == []
+
+
+# ---- batches through shared memory (_shared.c) ----
+
+def pack(arrays):
+    """(handle, offsets, (pid, fd, id, size, kept)) of arrays packed into a region and sent."""
+    handle, offsets = dirfill._dirfill._shared_pack(arrays)
+    return handle, offsets, handle.send()
+
+
+def receive(sent, offsets, arrays):
+    """The arrays as the receiver sees them, over a lease of its mapping of the region."""
+    pid, fd, key, size, kept = sent
+    m = (dirfill._dirfill._shared_open(pid, fd, key, size) if kept
+         else dirfill._dirfill._shared_map(os.dup(fd), key, size))
+    lease = m.lease()
+    return [np.frombuffer(lease, a.dtype, a.size, at).reshape(a.shape)
+            for a, at in zip(arrays, offsets)]
+
+
+def test_shared_regions_round_trip_and_reuse():
+    arrays = [np.arange(1000, dtype=np.uint64).reshape(100, 10), np.array([True, False]),
+              np.linspace(0, 1, 7, dtype=np.float32)]
+    handle, offsets, sent = pack(arrays)
+    assert sent[0] == os.getpid() and sent[4] and all(at % 64 == 0 for at in offsets)
+    got = receive(sent, offsets, arrays)
+    assert all(np.array_equal(g, a) for g, a in zip(got, arrays))
+    del handle
+    # The receiver still holds the batch: the next one goes elsewhere.
+    handle2, _, sent2 = pack(arrays)
+    assert sent2[2] != sent[2]
+    del handle2, got
+    gc.collect()
+    # Nobody holds either now: a kept region is filled again, the receiver's mapping stays.
+    handle3, offsets3, sent3 = pack([a + 1 for a in arrays])
+    assert sent3[2] in (sent[2], sent2[2])
+    got = receive(sent3, offsets3, arrays)
+    assert np.array_equal(got[0], arrays[0] + 1)
+
+
+def test_shared_regions_beyond_the_kept_ones():
+    arrays = [np.arange(50000, dtype=np.int64)]
+    held = [dirfill._dirfill._shared_pack(arrays) for _ in range(10)]  # all in use
+    handle, offsets = held[-1]
+    sent = handle.send()
+    assert not sent[4]  # more than the eight kept
+    got = receive(sent, offsets, arrays)  # a region not kept travels as a duplicate of its fd
+    del held, handle
+    gc.collect()
+    assert np.array_equal(got[0], arrays[0])  # the receiver's mapping outlives the sender's
+    # Every kept region free and too small: a larger one takes the place of one of them.
+    big = [np.zeros(1 << 20, dtype=np.int64)]
+    handle, offsets, sent = pack(big)
+    assert sent[4] and sent[3] >= big[0].nbytes
+
+
+def test_shared_guards():
+    arrays = [np.arange(10)]
+    handle, offsets, (pid, fd, key, size, kept) = pack(arrays)
+    with pytest.raises(ValueError, match="not the dirfill batch region"):
+        dirfill._dirfill._shared_open(pid, fd, key ^ 1, size)
+    with pytest.raises(OSError):
+        dirfill._dirfill._shared_open(pid, 1 << 20, key, size)  # no such fd
+    with pytest.raises(OSError):
+        dirfill._dirfill._shared_map(os.dup(fd), key, 10)  # smaller than a header
+    with pytest.raises(TypeError, match="C-contiguous"):
+        dirfill._dirfill._shared_pack([np.arange(10)[::2]])
+    with pytest.raises(TypeError, match="C-contiguous"):
+        dirfill._dirfill._shared_pack([b"bytes"])
+    # the count taken by send() given back: a lease over the region
+    dirfill._dirfill._shared_open(pid, fd, key, size).lease()
+
+
+def test_shared_regions_of_a_forked_child_are_its_own():
+    arrays = [np.arange(100)]
+    handle, _, sent = pack(arrays)
+    del handle  # free, kept by this process
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            handle, _, sent_child = pack(arrays)
+            os.write(w, str(sent_child[2]).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    child_key = int(os.read(r, 64))
+    os.close(r)
+    os.waitpid(pid, 0)
+    assert child_key != sent[2]  # the child never fills its parent's regions
+    handle, _, again = pack(arrays)
+    assert again[2] == sent[2] or again[4]

@@ -81,23 +81,52 @@ def test_workers_read_every_position_once(files, workers):
     check_exactly_once(gather(batches), want)
 
 
+def test_shares_take_whole_files_when_there_are_enough(files):
+    ds = PGNDataset(files, 1000)
+    for shares in (1, 2, 3):
+        parts = [ds.shards(s, shares) for s in range(shares)]
+        assert all(p[2] is None and p[3] == 0 for share in parts for p in share)  # none cut
+        assert sorted(p[0] for share in parts for p in share) == [0, 1, 2]  # each once
+        assert all(share for share in parts)
+    sizes = [os.path.getsize(f) for f in files]
+    big = max(range(3), key=sizes.__getitem__)
+    assert [p[0] for p in ds.shards(0, 2)] == [big]  # the largest alone, the others together
+
+
 def test_shares_cut_files_at_game_boundaries(files):
     ds = PGNDataset(files, 1000)
     size = os.path.getsize(files[0])
-    for shares in (1, 2, 3, 5, 16):
+    for shares in (4, 5, 16):  # more shares than files
         parts = [p for s in range(shares) for p in ds.shards(s, shares)]
-        whole = [p for p in parts if p[2] is None]
-        assert [p[0] for p in whole] == [1]  # the .gz file whole, once
-        for i in (0, 2):
-            ranges = sorted(p[2] for p in parts if p[0] == i)
+        assert [p[0] for p in parts].count(1) == 1  # the .gz file whole, once
+        for i in (0, 2):  # a plain file wholly inside a share is read whole, not cut
+            ranges = sorted(p[2] or (0, os.path.getsize(files[i])) for p in parts if p[0] == i)
             assert ranges[0][0] == 0 and ranges[-1][1] == os.path.getsize(files[i])
             assert all(x[1] == y[0] for x, y in zip(ranges, ranges[1:]))  # no gap, no overlap
         inner = [r[0] for p in parts if p[0] == 0 for r in [p[2]] if 0 < r[0] < size]
         with open(files[0], "rb") as f:
             data = f.read()
         assert all(data[c:c + 1] == b"[" and data[c - 2:c] == b"\n\n" for c in inner)
-        if shares > 1:
-            assert inner
+        assert inner
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")
+def test_workers_hand_batches_over_in_reused_shared_memory(files):
+    """Dropped batches: the workers fill the same few regions again, and no batch is
+    overwritten while the main process uses it (each one compared before it is dropped);
+    batches all kept: more regions than a worker keeps, none overwritten either."""
+    want = expected(files)
+    dirfill.torch._MAPPINGS.clear()
+    ds = PGNDataset(files, 50)
+    copies = []
+    for b in DataLoader(ds, batch_size=None, num_workers=2):
+        copies.append({k: v.clone() for k, v in b.items()})
+    assert len(copies) > 3 * len(dirfill.torch._MAPPINGS)  # the regions were reused
+    check_exactly_once(gather(copies), want)
+    kept = list(DataLoader(ds, batch_size=None, num_workers=2))
+    assert len(kept) > 2 * 8
+    check_exactly_once(gather(kept), want)
+    assert all(np.array_equal(a["ply"].numpy(), b["ply"].numpy()) for a, b in zip(kept, copies))
 
 
 def test_shuffle_is_deterministic(files):
@@ -166,3 +195,21 @@ def test_train_example(files):
                           "256", "--workers", "2"], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "20/20 loss" in run.stdout and "20 steps" in run.stdout
+
+
+def test_main_process_keeps_a_bounded_number_of_mappings():
+    """Regions that come and go (each larger than the last replaces a free kept one): the main
+    process keeps the most recent mappings only; a batch over an evicted one stays valid."""
+    dirfill.torch._MAPPINGS.clear()
+    first = None
+    for i in range(40):
+        a = np.arange(8192 * (i + 1), dtype=np.int64) + i  # 64 KB more each time
+        handle, offsets = dirfill._dirfill._shared_pack([a])
+        pid, fd, key, size, kept = handle.send()
+        assert kept
+        got = dirfill.torch._unpack((pid, fd, key), size, [("x", a.dtype.str, a.size, a.shape,
+                                                            offsets[0])])
+        assert np.array_equal(got["x"].numpy(), a)
+        first = first or (got, a)
+    assert len(dirfill.torch._MAPPINGS) == dirfill.torch._MAPPINGS_KEPT
+    assert np.array_equal(first[0]["x"].numpy(), first[1])
