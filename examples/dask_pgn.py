@@ -7,7 +7,7 @@
 
 Each INPUT is a PGN file, plain or compressed (.zst, .gz). A plain file is split into P byte
 ranges at exact game boundaries (dirfill.pgn_cuts, the threaded reader's rule; it lexes the
-file, fast); a compressed one is one partition. The worker of partition i reads it with
+file up to each cut); a compressed one is one partition. The worker of partition i reads it with
 dirfill.pgn_batches in batches of R rows (planes computed as it reads, memory bounded by R, not
 by the partition) and writes one shard a batch, all of R rows but the partition's last:
   OUTDIR/positions-00000-0000.npz  the columns of pgn_positions (pieces, stm, castling, ep,
@@ -15,7 +15,8 @@ by the partition) and writes one shard a batch, all of R rows but the partition'
                                    and `input`, the input's number in the manifest
   OUTDIR/planes-00000-0000.npy     uint8 (n, len(dirfill.PLANES), 8, 8), row for row
 The games that could not be read are counted and listed in OUTDIR/bad-games.tsv (file, game
-index in it, message), games of other variants in the same file. OUTDIR/manifest.json is
+index in it, the line of the error in the file, message), games of other variants in the same
+file (no line). OUTDIR/manifest.json is
 written last: a directory without it holds an unfinished run. Files are written under
 temporary names and renamed when complete. OUTDIR must be empty or absent; --overwrite clears
 its files first.
@@ -41,16 +42,17 @@ def save(path, write):
     os.replace(tmp, path)
 
 
-def partition(index, file_number, path, byte_range, first_game, rows, outdir):
-    """One partition: (index, [(shard name, rows), ...], errors, skipped, [(file, game,
+def partition(index, file_number, path, byte_range, first_game, first_line, rows, outdir):
+    """One partition: (index, [(shard name, rows), ...], errors, skipped, [(file, game, line,
     message), ...])."""
     import dirfill
 
     shards, bad, errors, skipped = [], [], 0, 0
     for k, batch in enumerate(dirfill.pgn_batches(path, rows, threads=1, planes=True,
-                                                  byte_range=byte_range, first_game=first_game)):
-        bad += [(path, game, message) for game, message, _line in batch["errors"]]
-        bad += [(path, game, reason) for game, reason in batch["skipped"]]
+                                                  byte_range=byte_range, first_game=first_game,
+                                                  first_line=first_line)):
+        bad += [(path, game, line, message) for game, message, line in batch["errors"]]
+        bad += [(path, game, "", reason) for game, reason in batch["skipped"]]
         errors, skipped = errors + len(batch["errors"]), skipped + len(batch["skipped"])
         n = len(batch["ply"])
         if n == 0:
@@ -71,26 +73,26 @@ def run(args):
 
     outdir = os.path.abspath(args.outdir)
     inputs = [os.path.abspath(p) for p in args.inputs]
-    parts = []  # (file number, path, byte range, first game)
+    parts = []  # (file number, path, byte range, first game, first line)
     for number, path in enumerate(inputs):
         if path.endswith((".zst", ".gz")):
-            parts.append((number, path, None, 0))
+            parts.append((number, path, None, 0, 1))
         else:
             size = os.path.getsize(path)
             targets = [size * k // args.parts_per_file for k in range(args.parts_per_file + 1)]
             cuts = dirfill.pgn_cuts(path, targets)
-            parts += [(number, path, (a[0], b[0]), a[2]) for a, b in zip(cuts, cuts[1:])
+            parts += [(number, path, (a[0], b[0]), a[2], a[1]) for a, b in zip(cuts, cuts[1:])
                       if a[0] < b[0]]
     with client_of(args) as client:
-        tasks = [dask.delayed(partition)(i, number, path, byte_range, first_game,
+        tasks = [dask.delayed(partition)(i, number, path, byte_range, first_game, first_line,
                                          args.rows_per_shard, outdir)
-                 for i, (number, path, byte_range, first_game) in enumerate(parts)]
+                 for i, (number, path, byte_range, first_game, first_line) in enumerate(parts)]
         results = sorted(client.gather(client.compute(tasks)))
     bad = [entry for r in results for entry in r[4]]
     save(os.path.join(outdir, "bad-games.tsv"),
-         lambda f: f.write(("file\tgame\tmessage\n" + "".join(
-             "%s\t%d\t%s\n" % (path, game, message.replace("\t", " "))
-             for path, game, message in bad)).encode()))
+         lambda f: f.write(("file\tgame\tline\tmessage\n" + "".join(
+             "%s\t%d\t%s\t%s\n" % (path, game, line, message.replace("\t", " "))
+             for path, game, line, message in bad)).encode()))
     shards = [shard for r in results for shard in r[1]]
     positions = sum(n for _, n in shards)
     manifest = {"inputs": inputs, "positions": positions, "bad_games": sum(r[2] for r in results),

@@ -164,18 +164,23 @@ POSITION_COLUMNS = ("pieces", "stm", "castling", "ep", "halfmove", "fullmove", "
                     "move", "result", "eval", "clock")
 
 
-def _specs(source, byte_range=None, first_game=0):
+def _specs(source, byte_range=None, first_game=0, first_line=None):
     """The (source, byte_range, first_game) list the C readers take: a list or tuple of sources
-    is read in order, game numbers going on from one to the next."""
+    is read in order, game numbers going on from one to the next; a byte range carries the line
+    it begins on when it is known."""
     if isinstance(source, (list, tuple)):
         if byte_range is not None:
             raise ValueError("byte_range reads a part of one file, not of a list")
         return [(s, None, first_game if i == 0 else None) for i, s in enumerate(source)]
+    if byte_range is not None and first_line is not None:
+        if first_line < 1:
+            raise ValueError("first_line counts from 1")
+        byte_range = tuple(byte_range) + (first_line,)
     return [(source, byte_range, first_game)]
 
 
 def pgn_positions(source, *, threads=0, chess960=False, uci=False, byte_range=None,
-                  first_game=0, where=None):
+                  first_game=0, first_line=None, where=None):
     """Every position before each move of every good game of a PGN source, as numpy columns.
 
     ``source``: a path (a name ending in .zst or .gz is decompressed as it is read), bytes, a
@@ -205,14 +210,16 @@ def pgn_positions(source, *, threads=0, chess960=False, uci=False, byte_range=No
     it; a filtered game gives nothing but is counted (``stats["filtered"]``) and keeps its
     number. The planes of the rows: ``attack_planes_from_bitboards(p["pieces"], p["stm"],
     castling=p["castling"], ep=p["ep"])``. ``byte_range=(start, end)`` reads that part of a
-    plain file (pgn_split or pgn_cuts give such parts; give its first_game too).
+    plain file (pgn_split or pgn_cuts give such parts; give its first_game too); the lines of
+    its errors are the file's: ``first_line`` is the line it begins on (pgn_cuts gives it),
+    or None to count the lines before it (reading the file up to start).
     """
-    return _dirfill._pgn_positions(_specs(source, byte_range, first_game), threads=threads,
-                                   chess960=chess960, uci=uci, where=where)
+    return _dirfill._pgn_positions(_specs(source, byte_range, first_game, first_line),
+                                   threads=threads, chess960=chess960, uci=uci, where=where)
 
 
 def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=False, where=None,
-                columns=None, uci=False, byte_range=None, first_game=0):
+                columns=None, uci=False, byte_range=None, first_game=0, first_line=None):
     """The positions of a PGN source in batches of ``batch_size`` rows, in bounded memory.
 
     An iterator of dicts with the columns of :func:`pgn_positions` (the same names, types and
@@ -234,11 +241,12 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
     object whose read raises, a corrupt .zst) raises its error after the batches read before
     it. The iterator's ``stats`` (a dict as pgn_positions gives) counts the sources read to the
     end; ``close()`` stops the reader at once (an abandoned iterator does it when collected).
-    ``byte_range`` and ``first_game`` as for pgn_positions (a part from pgn_cuts).
+    ``byte_range``, ``first_game`` and ``first_line`` as for pgn_positions (a part from
+    pgn_cuts).
     """
-    it = _dirfill._pgn_batches(_specs(source, byte_range, first_game), batch_size, threads=threads,
-                               planes=planes, chess960=chess960, uci=uci, where=where,
-                               headers=columns is None or "headers" in columns)
+    it = _dirfill._pgn_batches(_specs(source, byte_range, first_game, first_line), batch_size,
+                               threads=threads, planes=planes, chess960=chess960, uci=uci,
+                               where=where, headers=columns is None or "headers" in columns)
     if columns is None:
         return it
     return _Columns(it, columns)

@@ -360,6 +360,14 @@ size_t dfpy_record_at(const dfpy_records *r, size_t at, char *kind, uint64_t *ga
     return at + 17 + *na + *nb;
 }
 
+uint64_t dfpy_record_number(const char *t, uint32_t n)
+{
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < n && t[i] >= '0' && t[i] <= '9'; i++)
+        v = 10 * v + (uint64_t)(t[i] - '0');
+    return v;
+}
+
 /* Tag names as str, the few a file uses decoded once a batch. */
 enum { NAMES = 32, TAG_NAME_BYTES = 32 };
 typedef struct {
@@ -428,9 +436,9 @@ int dfpy_records_to_dict(const dfpy_records *r, PyObject *out)
             status = add_header(headers, key, &names, a, la, b, lb);
         } else {
             PyObject *list = kind == 'E' ? errors : kind == 'S' ? skipped : warnings;
-            item = kind == 'E'
-                       ? Py_BuildValue("(Os#L)", key, a, (Py_ssize_t)la, strtoll(b, NULL, 10))
-                       : Py_BuildValue("(Os#)", key, a, (Py_ssize_t)la);
+            item = kind == 'E' ? Py_BuildValue("(Os#K)", key, a, (Py_ssize_t)la,
+                                               (unsigned long long)dfpy_record_number(b, lb))
+                               : Py_BuildValue("(Os#)", key, a, (Py_ssize_t)la);
             status = item ? PyList_Append(list, item) : -1;
         }
         Py_XDECREF(item);

@@ -69,6 +69,8 @@ void dfpy_records_append(dfpy_records *dst, const dfpy_records *src);
 /* The record at offset at: its fields; returns the offset of the next one. */
 size_t dfpy_record_at(const dfpy_records *r, size_t at, char *kind, uint64_t *game, const char **a,
                       uint32_t *na, const char **b, uint32_t *nb);
+/* The number an error record's second string holds (its n decimal digits: the line). */
+uint64_t dfpy_record_number(const char *t, uint32_t n);
 /* Adds "headers" (game -> {tag: value}), "errors" [(game, message, line)], "skipped" [(game,
  * reason)] and "warnings" [(game, message)] of the records to out; -1 with an exception. */
 int dfpy_records_to_dict(const dfpy_records *r, PyObject *out);

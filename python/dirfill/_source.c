@@ -2,6 +2,7 @@
 /* PGN sources for Python (see _source.h). */
 #include "_source.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static long read_view(void *ctx, char *buf, size_t size)
@@ -72,10 +73,30 @@ static bool compressed_name(const char *p)
     return (n > 4 && !strcmp(p + n - 4, ".zst")) || (n > 3 && !strcmp(p + n - 3, ".gz"));
 }
 
+/* The line the byte at offset start is on: 1 + the newlines before it (f's position moves). */
+static bool line_of(FILE *f, uint64_t start, uint64_t *line)
+{
+    enum { BLOCK = 1 << 20 };
+    char *buf = malloc(BLOCK);
+    uint64_t count = 1;
+    bool ok = buf != NULL;
+    for (uint64_t left = start; ok && left;) {
+        const size_t n = fread(buf, 1, left < BLOCK ? (size_t)left : BLOCK, f);
+        for (const char *q = buf, *end = buf + n; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+            count++;
+        left -= n;
+        if (n == 0) break; /* a range after the end: it reads nothing */
+    }
+    ok = ok && !ferror(f);
+    free(buf);
+    *line = count;
+    return ok;
+}
+
 static int open_range(dfpy_source *s, PyObject *obj, const char *p, PyObject *range)
 {
-    unsigned long long start, end;
-    if (!PyArg_ParseTuple(range, "KK", &start, &end) || start > end) {
+    unsigned long long start, end, line = 0;
+    if (!PyArg_ParseTuple(range, "KK|K", &start, &end, &line) || start > end) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "byte_range is (start, end), start <= end");
         return -1;
@@ -86,7 +107,15 @@ static int open_range(dfpy_source *s, PyObject *obj, const char *p, PyObject *ra
         return -1;
     }
     s->range_file = fopen(p, "rb");
-    if (!s->range_file || fseeko(s->range_file, (off_t)start, SEEK_SET) != 0) {
+    bool counted = true;
+    if (s->range_file && !line) {
+        Py_BEGIN_ALLOW_THREADS
+            counted = line_of(s->range_file, start, &s->first_line);
+        Py_END_ALLOW_THREADS
+    } else {
+        s->first_line = line;
+    }
+    if (!s->range_file || !counted || fseeko(s->range_file, (off_t)start, SEEK_SET) != 0) {
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, obj);
         return -1;
     }
@@ -98,6 +127,7 @@ static int open_range(dfpy_source *s, PyObject *obj, const char *p, PyObject *ra
 int dfpy_source_open(dfpy_source *s, PyObject *obj, PyObject *range)
 {
     memset(s, 0, sizeof *s);
+    s->first_line = 1;
     if (PyUnicode_Check(obj) || PyObject_HasAttrString(obj, "__fspath__")) {
         PyObject *path = NULL;
         if (!PyUnicode_FSConverter(obj, &path)) return -1;

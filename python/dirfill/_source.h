@@ -21,12 +21,14 @@ typedef struct {
                              fails at once, without an exception) */
     FILE *range_file;     /* a byte range of a plain file */
     uint64_t range_left;
+    uint64_t first_line; /* the line the source begins on in its file (1 but for a range) */
     bool failed;
     PyObject *exc_type, *exc_value, *exc_tb; /* own_thread: a failed read's exception */
 } dfpy_source;
 
 /* Opens obj as a source (with the GIL); range: NULL or None, or (start, end) bytes of a plain
- * file. -1 with an exception. */
+ * file, or (start, end, line): the same, start on that line of the file (without it, the lines
+ * before start are counted). -1 with an exception. */
 int dfpy_source_open(dfpy_source *s, PyObject *obj, PyObject *range);
 /* Closes it (with the GIL: it may hold Python objects). */
 void dfpy_source_close(dfpy_source *s);

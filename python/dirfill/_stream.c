@@ -90,7 +90,8 @@ typedef struct {
     df_interrupt interrupt;
     /* the run */
     batch *filling;
-    uint64_t base; /* the game number of the current source's first game */
+    uint64_t base;      /* the game number of the current source's first game */
+    uint64_t line_base; /* the lines of the current source's file before its first byte */
     int32_t source;
     df_pgn_stats stats;
     PyObject *exc_type, *exc_value, *exc_tb; /* what stopped the run */
@@ -154,15 +155,22 @@ static uint64_t record_game(const dfpy_records *r, size_t at)
     return game;
 }
 
-/* Copies the record of from at offset at into to, its game numbered from base; the offset of
- * the next record. */
-static size_t record_copy(dfpy_records *to, const dfpy_records *from, size_t at, uint64_t base)
+/* Copies the record of from at offset at into to, its game numbered from base and an error's
+ * line from line_base (the lines of the source's file before it); the offset of the next
+ * record. */
+static size_t record_copy(dfpy_records *to, const dfpy_records *from, size_t at, uint64_t base,
+                          uint64_t line_base)
 {
-    char kind;
+    char kind, line[24];
     uint64_t game;
     const char *a, *t;
     uint32_t la, lt;
     at = dfpy_record_at(from, at, &kind, &game, &a, &la, &t, &lt);
+    if (kind == 'E' && line_base) {
+        lt = (uint32_t)snprintf(line, sizeof line, "%llu",
+                                (unsigned long long)(dfpy_record_number(t, lt) + line_base));
+        t = line;
+    }
     dfpy_record(to, kind, base + game, a, la, t, lt);
     return at;
 }
@@ -188,7 +196,8 @@ static int deliver(void *ctx, void *p, uint64_t first_game)
         }
         if (!grown) return st->failed = true, 1;
         dfpy_rows_append(&st->all, rows, 0, rows->n, (int64_t)base);
-        for (size_t at = 0; at < s->rec.len;) at = record_copy(&st->all_rec, &s->rec, at, base);
+        for (size_t at = 0; at < s->rec.len;)
+            at = record_copy(&st->all_rec, &s->rec, at, base, st->line_base);
         if (st->all_rec.failed) return st->failed = true, 1;
         if (st->interrupt.requested && st->interrupt.requested(st->interrupt.ctx)) {
             __atomic_store_n(&st->stop, true, __ATOMIC_RELAXED); /* the workers stop too */
@@ -203,7 +212,7 @@ static int deliver(void *ctx, void *p, uint64_t first_game)
         const uint64_t grec = at < s->rec.len ? record_game(&s->rec, at) : UINT64_MAX;
         if (at < s->rec.len && (i >= rows->n || grec <= (uint64_t)rows->game[i])) {
             /* A game's records go with its first row. */
-            at = record_copy(&b->rec, &s->rec, at, base);
+            at = record_copy(&b->rec, &s->rec, at, base, st->line_base);
             if (b->rec.failed) return st->failed = true, 1;
             continue;
         }
@@ -338,6 +347,7 @@ static void run(stream *st)
         }
         src.save = st->save;
         src.own_thread = !st->save;
+        st->line_base = src.first_line - 1;
         src.stop = &st->stop;
         if (st->specs[k].has_first) st->base = st->specs[k].first_game;
         st->source = (int32_t)k;

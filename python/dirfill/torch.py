@@ -156,8 +156,8 @@ class PGNDataset(IterableDataset):
         return rank * workers + worker, world * workers
 
     def shards(self, share, shares):
-        """The parts share (of shares) reads: a list of (file index, path, byte range or None,
-        first game). Every byte of the input belongs to one share. With at least as many
+        """The parts share (of shares) reads: a list of (file index, path, (start, end, first
+        line) or None for the whole file, first game). Every byte of the input belongs to one share. With at least as many
         (non-empty) files as shares, each share reads whole files (the largest first, each to
         the share with the fewest bytes so far); with fewer, the bytes are cut in equal parts, a
         plain file's parts beginning and ending at exact game boundaries (finding a cut lexes
@@ -189,9 +189,9 @@ class PGNDataset(IterableDataset):
             if a == 0 and b == size:  # the whole file: no cut to find
                 parts.append((i, path, None, 0))
                 continue
-            (ca, _, game), (cb, _, _) = pgn_cuts(path, [a, b])
+            (ca, line, game), (cb, _, _) = pgn_cuts(path, [a, b])
             if ca < cb:
-                parts.append((i, path, (ca, cb), game))
+                parts.append((i, path, (ca, cb, line), game))
         return parts
 
     def _batches(self, share, shares):

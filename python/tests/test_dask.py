@@ -137,8 +137,11 @@ def test_dask_pgn(tmp_path):
         ep=np.concatenate([w["ep"] for w in want]))
     assert np.array_equal(planes, fens_planes)
     listed = (out / "bad-games.tsv").read_text().splitlines()
-    assert listed[0] == "file\tgame\tmessage" and len(listed) == 3
+    assert listed[0] == "file\tgame\tline\tmessage" and len(listed) == 3
     assert 'ply 3 "Ke3": illegal move' in listed[1] and "variant Atomic" in listed[2]
+    # The error's line is the file's, though its part began far into it.
+    (game, _, line), = want[0]["errors"]
+    assert listed[1].split("\t")[1:3] == [str(game), str(line)] and line > 100
     assert manifest["bad_games"] == 1 and manifest["skipped_games"] == 1
     again = subprocess.run([sys.executable, PGN_SCRIPT, str(plain), str(out)], capture_output=True,
                            text=True, timeout=300)

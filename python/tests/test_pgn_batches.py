@@ -289,6 +289,29 @@ def test_dropped_midway_and_sources():
     assert list(dirfill.pgn_batches(b"")) == []
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_byte_range_errors_have_the_file_lines(tmp_path, threads):
+    """A part of a file (from pgn_cuts) reports its errors on the file's lines: counted when
+    first_line is not given, taken from the cut when it is."""
+    path = tmp_path / "big.pgn"
+    path.write_bytes(BIG)
+    want = dirfill.pgn_positions(str(path), threads=2)["errors"]
+    assert want and want[0][2] > 100
+    (a, line, game), (b, _, _) = dirfill.pgn_cuts(str(path), [len(BIG) // 3, len(BIG)])
+    assert line > 1
+    for first_line in (None, line):
+        kw = dict(byte_range=(a, b), first_game=game, first_line=first_line, threads=threads)
+        errors = [e for batch in dirfill.pgn_batches(str(path), 1000, **kw) for e in batch["errors"]]
+        assert errors == want
+        assert dirfill.pgn_positions(str(path), **kw)["errors"] == want
+    shifted = dirfill.pgn_positions(str(path), byte_range=(a, b), first_game=game, first_line=2)
+    assert shifted["errors"][0][2] == want[0][2] - line + 2
+    beyond = dirfill.pgn_positions(str(path), byte_range=(len(BIG) + 10, len(BIG) + 20))
+    assert len(beyond["ply"]) == 0
+    with pytest.raises(ValueError, match="first_line"):
+        dirfill.pgn_positions(str(path), byte_range=(a, b), first_line=0)
+
+
 # ---- batches through shared memory (_shared.c) ----
 
 def pack(arrays):
