@@ -150,7 +150,9 @@ class Export(unittest.TestCase):
         out = features.compute(PROGRAM, pieces, stm)
         np.testing.assert_array_equal(out["status"], [1, 1])  # quiet, playable
         np.testing.assert_array_equal(out["divisor"], [24, 24])
-        np.testing.assert_array_equal(out["eval"], [10, 10])  # the tempo
+        # The start position is even but for the tempo, at the middlegame's phase.
+        tempo = {name: mg for name, mg, _ in features.names(PROGRAM)}["tempo"]
+        np.testing.assert_array_equal(out["eval"], [tempo, tempo])
         w = np.array([x for _, mg, eg in features.names(PROGRAM) for x in (mg, eg)])
         np.testing.assert_array_equal(features.evaluate(w, out["X"], out["divisor"]), out["eval"])
 
@@ -197,6 +199,27 @@ class Pipeline(unittest.TestCase):
             before, after = (float(x) for x in
                              re.search(r"loss before ([0-9.]+), after ([0-9.]+)", text).groups())
             self.assertLess(after, before)
+
+    def test_frozen_terms_keep_their_weights(self):
+        import io
+        from contextlib import redirect_stdout
+
+        import tune
+
+        material = ["pawn", "knight", "bishop", "rook", "queen"]
+        with tempfile.TemporaryDirectory() as tmp:
+            games, out = os.path.join(tmp, "games.pgn"), os.path.join(tmp, "weights.h")
+            with open(games, "wb") as f:
+                f.write(GAMES)
+            with redirect_stdout(io.StringIO()):
+                tune.main([games, "--features", PROGRAM, "--out", out, "--min-ply", "2",
+                           "--iterations", "200", "--lr", "20", "--freeze", ",".join(material)])
+                with self.assertRaises(SystemExit):
+                    tune.main([games, "--features", PROGRAM, "--freeze", "pawn,no_such_term"])
+            start = {t[0]: t for t in features.names(PROGRAM)}
+            tuned = {t[0]: t for t in weights_header.read_header(out)[0]}
+            self.assertEqual([tuned[m] for m in material], [start[m] for m in material])
+            self.assertNotEqual(tuned, start)  # the other terms moved
 
 
 if __name__ == "__main__":

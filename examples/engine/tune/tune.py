@@ -90,6 +90,10 @@ def main(argv=None):
     p.add_argument("--iterations", type=int, default=2000)
     p.add_argument("--lr", type=float, default=1.0, help="Adam's step, in centipawns")
     p.add_argument("--l2", type=float, default=0.0, help="pull toward the starting weights")
+    p.add_argument("--freeze", default="",
+                   help="terms kept at their starting weights, comma-separated (e.g. "
+                   "pawn,knight,bishop,rook,queen: the scale of the evaluation, which the "
+                   "search's margins assume)")
     p.add_argument("--eval-blend", type=float, default=0.0,
                    help="weight of the [%%eval]'s expected score in the target (0: results only)")
     p.add_argument("--holdout", type=float, default=0.1,
@@ -112,6 +116,11 @@ def main(argv=None):
     Xh, dh, yh = X[held], d[held], y[held]
     X, d, y, evals = X[~held], d[~held], y[~held], evals[~held]
     w0 = np.array([x for _, mg, eg in terms for x in (mg, eg)], dtype=np.float64)
+    frozen_names = set(filter(None, args.freeze.split(",")))
+    unknown = frozen_names - {name for name, _, _ in terms}
+    if unknown:
+        sys.exit(f"tune.py: --freeze names no term: {', '.join(sorted(unknown))}")
+    frozen = np.repeat([name in frozen_names for name, _, _ in terms], 2)
     k = texel.fit_k(w0, X, d, y)
     if args.eval_blend > 0:
         y = texel.blend(y, evals, k, args.eval_blend)
@@ -119,7 +128,7 @@ def main(argv=None):
     print(f"seed {args.seed}: {games} games, {seen} positions read, {kept} with a result and "
           f"ply >= {args.min_ply}, {quiet} of them quiet, {len(y)} fitted, {len(yh)} of "
           f"{len(held_games)} games held out; k = {k:.6f} per cp")
-    w, history = texel.fit(X, d, y, w0, k, args.iterations, args.lr, args.l2)
+    w, history = texel.fit(X, d, y, w0, k, args.iterations, args.lr, args.l2, frozen)
     w_int = np.rint(w).astype(np.int64)
     after = texel.loss(w_int.astype(np.float64), X, d, y, k)
     for t, value in history[:: max(1, len(history) // 5)]:
@@ -138,7 +147,7 @@ def main(argv=None):
         source = (f"tune.py, seed {args.seed}, {games} games of "
                   f"{', '.join(os.path.basename(s) for s in args.pgn)}, {len(y)} quiet positions, "
                   f"k {k:.6f}, {args.iterations} iterations, lr {args.lr}, l2 {args.l2}, "
-                  f"eval blend {args.eval_blend}; loss {before:.6f} -> {after:.6f}.")
+                  f"eval blend {args.eval_blend}, frozen {args.freeze or 'none'}; loss {before:.6f} -> {after:.6f}.")
         weights_header.write_header(args.out, tuned, source)
         print(f"wrote {args.out}")
     return 0
