@@ -147,7 +147,8 @@ def main(argv=None):
         source = (f"tune.py, seed {args.seed}, {games} games of "
                   f"{', '.join(os.path.basename(s) for s in args.pgn)}, {len(y)} quiet positions, "
                   f"k {k:.6f}, {args.iterations} iterations, lr {args.lr}, l2 {args.l2}, "
-                  f"eval blend {args.eval_blend}, frozen {args.freeze or 'none'}; loss {before:.6f} -> {after:.6f}.")
+                  f"eval blend {args.eval_blend}, frozen {args.freeze or 'none'}; "
+                  f"loss {before:.6f} -> {after:.6f}.")
         weights_header.write_header(args.out, tuned, source)
         print(f"wrote {args.out}")
     return 0
