@@ -68,6 +68,28 @@ df_status df_move_from_uci(df_move *out, const df_board *b, const char *text, si
     return DF_ERR_MOVE;
 }
 
+/* The piece a SAN letter names (PNBRQK), else DF_PIECE_TYPES: a switch, not a memchr call
+ * (the PGN reader parses a SAN per ply). */
+static df_piece_type df__piece_of_letter(char c)
+{
+    switch (c) {
+    case 'P':
+        return DF_PAWN;
+    case 'N':
+        return DF_KNIGHT;
+    case 'B':
+        return DF_BISHOP;
+    case 'R':
+        return DF_ROOK;
+    case 'Q':
+        return DF_QUEEN;
+    case 'K':
+        return DF_KING;
+    default:
+        return DF_PIECE_TYPES;
+    }
+}
+
 /* What a SAN text asks for. */
 typedef struct {
     df_piece_type piece, promotion;
@@ -84,21 +106,27 @@ static bool df__parse_san(const char *t, size_t len, df__san *s)
            (t[len - 1] == '+' || t[len - 1] == '#' || t[len - 1] == '!' || t[len - 1] == '?'))
         len--;
     *s = (df__san){DF_PAWN, DF_PIECE_TYPES, DF_SQUARE_NONE, 0, -1, -1};
-    if ((len == 3 && (!memcmp(t, "O-O", 3) || !memcmp(t, "0-0", 3))) ||
-        (len == 5 && (!memcmp(t, "O-O-O", 5) || !memcmp(t, "0-0-0", 5)))) {
-        s->castle = len == 3 ? 1 : 2;
-        return true;
+    if (len && (t[0] == 'O' || t[0] == '0')) {
+        /* O-O, O-O-O, or the same with zeros. */
+        const char o = t[0];
+        if ((len == 3 || len == 5) && t[1] == '-' && t[2] == o &&
+            (len == 3 || (t[3] == '-' && t[4] == o))) {
+            s->castle = len == 3 ? 1 : 2;
+            return true;
+        }
+        return false;
     }
     size_t i = 0;
-    const char *p = len && t[0] ? memchr("NBRQK", t[0], 5) : NULL;
-    if (p) {
-        s->piece = (df_piece_type)(DF_KNIGHT + (p - "NBRQK"));
+    const df_piece_type named = len ? df__piece_of_letter(t[0]) : DF_PIECE_TYPES;
+    if (named != DF_PIECE_TYPES) {
+        if (named == DF_PAWN) return false; /* "P" is not written */
+        s->piece = named;
         i = 1;
     }
     /* A promotion suffix: "=Q" or "Q" after the destination. */
-    if (len >= 2 && s->piece == DF_PAWN && t[len - 1] && strchr("NBRQ", t[len - 1])) {
-        s->promotion =
-            (df_piece_type)(DF_KNIGHT + ((const char *)memchr("NBRQ", t[len - 1], 4) - "NBRQ"));
+    const df_piece_type promoted = len >= 2 ? df__piece_of_letter(t[len - 1]) : DF_PIECE_TYPES;
+    if (s->piece == DF_PAWN && promoted >= DF_KNIGHT && promoted <= DF_QUEEN) {
+        s->promotion = promoted;
         len -= t[len - 2] == '=' ? 2 : 1;
     }
     if (len < i + 2) return false;
@@ -158,6 +186,50 @@ static df_bb df__san_origins(const df_board *b, const df__san *s, df_color us)
     if (s->file >= 0) from &= df_file_bb(s->file);
     if (s->rank >= 0) from &= df_rank_bb(s->rank);
     return from;
+}
+
+/* Whether the destination suits the move s names, which df__san_origins leaves to the caller:
+ * not one of our pieces nor the enemy king; a pawn's push onto an empty square, its capture
+ * onto an enemy piece (en passant: checked by df_move_is_legal). */
+static bool df__san_target_ok(const df_board *b, const df__san *s, df_move_kind kind)
+{
+    const df_color us = df_board_stm(b);
+    const df_bb enemy = b->color[us ^ 1];
+    if (df_has(b->color[us] | (enemy & b->piece[DF_KING]), s->to)) return false;
+    if (s->piece != DF_PAWN || kind == DF_MOVE_EN_PASSANT) return true;
+    const bool capture = s->file >= 0 && s->file != df_file_of(s->to);
+    return df_has(enemy, s->to) == capture;
+}
+
+/* What decides whether a move of a piece other than the king leaves the king safe, found once
+ * per position as Stockfish finds it: the checkers, and our pieces pinned by the enemy
+ * sliders on the king's lines (each the only piece between such a slider and the king). Not
+ * in check, a piece that is not pinned may go anywhere it can go; a pinned one only along the
+ * line of its pin. */
+typedef struct {
+    df_square king;
+    df_bb checkers, pinned;
+} df__king_guard;
+
+static df__king_guard df__guard(const df_board *b, df_color us)
+{
+    const df_bb enemy = b->color[us ^ 1], occ = df_board_occupied(b);
+    const df_square k = df_board_king(b, us);
+    df__king_guard g = {k, 0, 0};
+    g.checkers = enemy & ((df_knight_table[k] & b->piece[DF_KNIGHT]) |
+                          (df_pawn_table[us][k] & b->piece[DF_PAWN]));
+    const df_bb queens = b->piece[DF_QUEEN];
+    for (df_bb snipers = enemy & ((df_orthogonal_lines(k) & (b->piece[DF_ROOK] | queens)) |
+                                  (df_diagonal_lines(k) & (b->piece[DF_BISHOP] | queens)));
+         snipers;) {
+        const df_square sq = df_pop_lsb(&snipers);
+        const df_bb between = df_between(k, sq) & occ;
+        if (!between)
+            g.checkers |= df_square_bb(sq);
+        else if (!(between & (between - 1)))
+            g.pinned |= between & b->color[us];
+    }
+    return g;
 }
 
 /* The move a castling SAN names (DF_MOVE_NONE when the right is not held). */
@@ -239,10 +311,19 @@ static int df__san_candidates(const df_board *b, const char *text, size_t len, d
     df_move_kind kind = last && s.piece == DF_PAWN ? DF_MOVE_PROMOTION : DF_MOVE_NORMAL;
     if (s.piece == DF_PAWN && s.to == b->ep && s.file >= 0 && s.file != df_file_of(s.to))
         kind = DF_MOVE_EN_PASSANT;
+    df_bb from = df__san_origins(b, &s, us);
+    if (!from || !df__san_target_ok(b, &s, kind)) return 0;
+    /* Most SANs name one piece that is neither pinned nor moving out of check: legal from the
+     * king's guard alone, without walking rays (the PGN reader resolves a SAN per ply). */
+    const df__king_guard g = df__guard(b, us);
     int matches = 0;
-    for (df_bb from = df__san_origins(b, &s, us); from;) {
-        const df_move m = df_move_make(df_pop_lsb(&from), s.to, kind, s.promotion);
-        if (df_move_is_legal(b, m)) {
+    while (from) {
+        const df_square f = df_pop_lsb(&from);
+        const df_move m = df_move_make(f, s.to, kind, s.promotion);
+        const bool legal = s.piece == DF_KING || kind == DF_MOVE_EN_PASSANT || g.checkers
+                               ? df_move_is_legal(b, m)
+                               : !df_has(g.pinned, f) || df_has(df_line(g.king, f), s.to);
+        if (legal) {
             *found = m;
             matches++;
         }

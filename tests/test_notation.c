@@ -226,6 +226,108 @@ static void test_san_against_reference(void **state)
     assert_true(ambiguous > 0);
 }
 
+/* Compares one SAN text's reading with the reference's; returns whether it was legal. */
+static bool same_as_reference(const df_board *b, const char *text)
+{
+    df_move got = DF_MOVE_NONE, want = DF_MOVE_NONE;
+    const size_t len = strlen(text);
+    const int wanted = ref_move_from_san(b, text, len, &want);
+    const bool ok = df_move_from_san(&got, b, text, len) == DF_OK;
+    if (ok != (wanted == 1) || (ok && got != want))
+        fail_msg("%s: '%s' read as %s (0x%04x), the reference finds %d (0x%04x)", fen_of(b), text,
+                 ok ? "ok" : "refused", got, wanted, want);
+    return ok;
+}
+
+/* Texts of pseudo-legal moves, most of them illegal where pieces are pinned or the king is in
+ * check: every piece of the side to move named to every square it attacks, with and without
+ * its file, and every pawn capture and push. The SAN reader decides these from the king's
+ * checkers and pins (not by walking rays): each must agree with generate-and-match. */
+static void test_san_pins_and_checks_against_reference(void **state)
+{
+    (void)state;
+    long texts = 0, refused = 0;
+    for (long i = 0; i < DFT_ITERATIONS / 1000; i++) {
+        df_board b;
+        if (i % 2)
+            dft_rand_game_position(&b);
+        else {
+            dft_rand_board(&b);
+            if (!df_board_playable(&b)) continue;
+        }
+        const df_color us = df_board_stm(&b);
+        const df_bb occ = df_board_occupied(&b);
+        for (df_bb own = b.color[us]; own;) {
+            const df_square from = df_pop_lsb(&own);
+            const df_piece_type type = df_board_type_at(&b, from);
+            const char f = (char)('a' + df_file_of(from));
+            df_bb reach;
+            switch (type) {
+            case DF_PAWN:
+                reach = df_pawn_table[us][from] | df_square_bb((df_square)(from + (us ? -8 : 8)));
+                break;
+            case DF_KNIGHT:
+                reach = df_knight_table[from];
+                break;
+            case DF_KING:
+                reach = df_king_table[from];
+                break;
+            default:
+                reach = df_square_queen_attacks(from, occ);
+            }
+            for (; reach;) {
+                const df_square to = df_pop_lsb(&reach);
+                const char tf = (char)('a' + df_file_of(to)), tr = (char)('1' + df_rank_of(to));
+                char text[3][8];
+                int n = 0;
+                if (type == DF_PAWN) {
+                    const char *promo = tr == '1' || tr == '8' ? "=Q" : "";
+                    if (tf != f) snprintf(text[n++], 8, "%cx%c%c%s", f, tf, tr, promo);
+                    snprintf(text[n++], 8, "%c%c%s", tf, tr, promo);
+                } else {
+                    snprintf(text[n++], 8, "%c%c%c", "PNBRQK"[type], tf, tr);
+                    snprintf(text[n++], 8, "%c%c%c%c", "PNBRQK"[type], f, tf, tr);
+                }
+                for (int k = 0; k < n; k++, texts++) refused += !same_as_reference(&b, text[k]);
+            }
+        }
+    }
+    print_message("%ld texts, %ld refused\n", texts, refused);
+    assert_true(refused > 0 && refused < texts);
+}
+
+/* Hand-made: a pinned piece moves along its pin (legal) or off it (illegal); in check, only
+ * what answers the check. */
+static void test_san_pins_and_checks(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fen, *san;
+        bool legal;
+    } cases[] = {
+        {"4k3/8/8/4r3/8/8/4R3/4K3 w - - 0 1", "Re4", true},   /* along the pin */
+        {"4k3/8/8/4r3/8/8/4R3/4K3 w - - 0 1", "Rxe5", true},  /* takes the pinner */
+        {"4k3/8/8/4r3/8/8/4R3/4K3 w - - 0 1", "Rd2", false},  /* off the pin */
+        {"4k3/8/8/8/8/2b5/3N4/4K3 w - - 0 1", "Nf3", false},  /* a pinned knight never moves */
+        {"4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1", "d3", false},   /* a pinned pawn's push */
+        {"4k3/8/8/8/8/2b5/3P4/4K3 w - - 0 1", "dxc3", true},  /* takes its pinner */
+        {"4k3/8/8/8/8/8/3PP3/r3K3 w - - 0 1", "d3", false},   /* in check: does not answer */
+        {"4k3/8/8/8/8/8/3PP3/r2NK3 w - - 0 1", "Nb2", false}, /* a blocker leaves its post */
+        {"4k3/8/8/8/8/8/3N4/r3K3 w - - 0 1", "Nb1", true},    /* blocks the check */
+        {"4k3/8/8/8/8/5n2/8/4K3 w - - 0 1", "Kd1", true},     /* a knight's check: the king */
+        {"4k3/8/8/8/8/5n2/3R4/4K3 w - - 0 1", "Rd3", false},  /* ignores it */
+        {"4k3/8/8/8/8/5n2/5R2/4K3 w - - 0 1", "Rxf3", true},  /* takes the checker */
+        {"4k3/8/8/1q6/8/8/4R3/4K3 w - - 0 1", "Re4", true},   /* on the king's line, no pin */
+        {"4k3/8/8/8/1q6/8/3R4/4K3 w - - 0 1", "Rd3", false},  /* pinned on a diagonal */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const df_board b = dft_fen(cases[i].fen);
+        if (same_as_reference(&b, cases[i].san) != cases[i].legal)
+            fail_msg("%s: %s should be %s", cases[i].fen, cases[i].san,
+                     cases[i].legal ? "legal" : "illegal");
+    }
+}
+
 int main(void)
 {
     dft_setup_backend();
@@ -235,6 +337,8 @@ int main(void)
         cmocka_unit_test(test_chess960),
         cmocka_unit_test(test_lenient_and_strict),
         cmocka_unit_test(test_san_against_reference),
+        cmocka_unit_test(test_san_pins_and_checks_against_reference),
+        cmocka_unit_test(test_san_pins_and_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
