@@ -15,6 +15,7 @@ released while it computes a batch, batches run on threads, and Ctrl-C stops lon
     ('e2e4', 'e7e5', None)
 """
 import warnings as _warnings
+from collections.abc import Mapping as _Mapping
 
 import numpy as _np
 
@@ -246,23 +247,26 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
     """
     it = _dirfill._pgn_batches(_specs(source, byte_range, first_game, first_line), batch_size,
                                threads=threads, planes=planes, chess960=chess960, uci=uci,
-                               where=where, headers=columns is None or "headers" in columns)
-    if columns is None:
-        return it
-    return _Columns(it, columns)
+                               where=where, headers=columns is None or "headers" in columns,
+                               lazy_headers=True)
+    return _Batches(it, columns)
 
 
-class _Columns:
-    """pgn_batches' iterator with only some columns kept."""
+class _Batches:
+    """pgn_batches' iterator: the tags of each batch as a _Headers mapping, only the columns
+    asked for kept."""
 
     def __init__(self, it, columns):
-        self._it, self._keep = it, set(columns)
+        self._it, self._keep = it, None if columns is None else set(columns)
 
     def __iter__(self):
         return self
 
     def __next__(self):
         batch = next(self._it)
+        batch["headers"] = _Headers(batch.pop("_tags"))
+        if self._keep is None:
+            return batch
         return {k: v for k, v in batch.items() if k in self._keep}
 
     @property
@@ -271,3 +275,31 @@ class _Columns:
 
     def close(self):
         self._it.close()
+
+
+class _Headers(_Mapping):
+    """The tags of a batch's games, game index -> {tag: value}: a read-only mapping decoded
+    into str on first use (a loop that never looks at them does not pay for it);
+    ``dict(batch["headers"])`` for a dict."""
+
+    __slots__ = ("_tags", "_dict")
+
+    def __init__(self, tags):
+        self._tags, self._dict = tags, None
+
+    def _decoded(self):
+        if self._dict is None:
+            self._dict, self._tags = _dirfill._decode_headers(self._tags), None
+        return self._dict
+
+    def __getitem__(self, game):
+        return self._decoded()[game]
+
+    def __iter__(self):
+        return iter(self._decoded())
+
+    def __len__(self):
+        return len(self._decoded())
+
+    def __repr__(self):
+        return repr(self._decoded())

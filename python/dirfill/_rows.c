@@ -416,26 +416,47 @@ static int add_header(PyObject *headers, PyObject *key, name_cache *names, const
     return r;
 }
 
-int dfpy_records_to_dict(const dfpy_records *r, PyObject *out)
+/* Whether the record at offset at lies wholly within r (data from Python may not). */
+static bool record_fits(const dfpy_records *r, size_t at)
 {
-    PyObject *headers = PyDict_New(), *errors = PyList_New(0), *skipped = PyList_New(0),
-             *warnings = PyList_New(0);
-    int status = headers && errors && skipped && warnings ? 0 : -1;
+    uint32_t na, nb;
+    if (r->len - at < 17) return false;
+    memcpy(&na, r->text + at + 9, 4);
+    if (r->len - at - 17 < na) return false;
+    memcpy(&nb, r->text + at + 13 + na, 4);
+    return r->len - at - 17 - na >= nb;
+}
+
+/* The records of r: the tags into headers (game -> {tag: value}), the others appended to
+ * errors, skipped and warnings; a NULL one is left out. -1 with an exception. */
+static int decode(const dfpy_records *r, PyObject *headers, PyObject *errors, PyObject *skipped,
+                  PyObject *warnings)
+{
+    int status = 0;
     name_cache names;
     names.n = 0;
     for (size_t at = 0; !status && at < r->len;) {
+        if (!record_fits(r, at)) {
+            PyErr_SetString(PyExc_ValueError, "not PGN records");
+            status = -1;
+            break;
+        }
         char kind;
         uint64_t game;
         const char *a, *b;
         uint32_t la, lb;
         at = dfpy_record_at(r, at, &kind, &game, &a, &la, &b, &lb);
+        PyObject *list = kind == 'H'   ? headers
+                         : kind == 'E' ? errors
+                         : kind == 'S' ? skipped
+                                       : warnings;
+        if (!list) continue;
         PyObject *key = PyLong_FromUnsignedLongLong(game), *item = NULL;
         if (!key) {
             status = -1;
         } else if (kind == 'H') {
             status = add_header(headers, key, &names, a, la, b, lb);
         } else {
-            PyObject *list = kind == 'E' ? errors : kind == 'S' ? skipped : warnings;
             item = kind == 'E' ? Py_BuildValue("(Os#K)", key, a, (Py_ssize_t)la,
                                                (unsigned long long)dfpy_record_number(b, lb))
                                : Py_BuildValue("(Os#)", key, a, (Py_ssize_t)la);
@@ -444,19 +465,41 @@ int dfpy_records_to_dict(const dfpy_records *r, PyObject *out)
         Py_XDECREF(item);
         Py_XDECREF(key);
     }
+    for (int i = 0; i < names.n; i++) Py_DECREF(names.slot[i].str);
+    return status;
+}
+
+int dfpy_records_to_dict(const dfpy_records *r, PyObject *out, bool lazy_headers)
+{
+    PyObject *headers = lazy_headers ? PyBytes_FromStringAndSize(r->text, (Py_ssize_t)r->len)
+                                     : PyDict_New(),
+             *errors = PyList_New(0), *skipped = PyList_New(0), *warnings = PyList_New(0);
+    int status = headers && errors && skipped && warnings ? 0 : -1;
+    if (!status) status = decode(r, lazy_headers ? NULL : headers, errors, skipped, warnings);
     if (!status)
-        status = PyDict_SetItemString(out, "headers", headers) < 0 ||
+        status = PyDict_SetItemString(out, lazy_headers ? "_tags" : "headers", headers) < 0 ||
                          PyDict_SetItemString(out, "errors", errors) < 0 ||
                          PyDict_SetItemString(out, "skipped", skipped) < 0 ||
                          PyDict_SetItemString(out, "warnings", warnings) < 0
                      ? -1
                      : 0;
-    for (int i = 0; i < names.n; i++) Py_DECREF(names.slot[i].str);
     Py_XDECREF(headers);
     Py_XDECREF(errors);
     Py_XDECREF(skipped);
     Py_XDECREF(warnings);
     return status;
+}
+
+PyObject *dfpy_decode_headers(PyObject *unused, PyObject *arg)
+{
+    (void)unused;
+    char *text;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(arg, &text, &len) < 0) return NULL;
+    const dfpy_records r = {text, (size_t)len, (size_t)len, false};
+    PyObject *headers = PyDict_New();
+    if (headers && decode(&r, headers, NULL, NULL, NULL) < 0) Py_CLEAR(headers);
+    return headers;
 }
 
 /* ---- sinks ---- */

@@ -72,8 +72,12 @@ size_t dfpy_record_at(const dfpy_records *r, size_t at, char *kind, uint64_t *ga
 /* The number an error record's second string holds (its n decimal digits: the line). */
 uint64_t dfpy_record_number(const char *t, uint32_t n);
 /* Adds "headers" (game -> {tag: value}), "errors" [(game, message, line)], "skipped" [(game,
- * reason)] and "warnings" [(game, message)] of the records to out; -1 with an exception. */
-int dfpy_records_to_dict(const dfpy_records *r, PyObject *out);
+ * reason)] and "warnings" [(game, message)] of the records to out; lazy_headers: "_tags", the
+ * records as bytes, in place of "headers" (dfpy_decode_headers decodes them when asked). -1 with
+ * an exception. */
+int dfpy_records_to_dict(const dfpy_records *r, PyObject *out, bool lazy_headers);
+/* _decode_headers(bytes) -> {game: {tag: value}}: the tags of records as "_tags" holds them. */
+PyObject *dfpy_decode_headers(PyObject *unused, PyObject *records);
 
 /* One run of games as a worker fills it: its rows and records, game numbers from 0 in the run. */
 typedef struct {

@@ -482,7 +482,7 @@ static PyObject *stats_dict(const df_pgn_stats *s)
 
 typedef struct {
     PyObject_HEAD stream st;
-    bool ready, started, joined, planes;
+    bool ready, started, joined, planes, lazy_headers;
     unsigned plane_threads;
     pthread_t thread;
 } BatchesObject;
@@ -561,7 +561,7 @@ static PyObject *batch_dict(BatchesObject *self, batch *b)
         Py_XDECREF(f);
     }
     if (!status) status = dfpy_rows_to_dict(&b->rows, out);
-    if (!status) status = dfpy_records_to_dict(&b->rec, out);
+    if (!status) status = dfpy_records_to_dict(&b->rec, out, self->lazy_headers);
     batch_free(b);
     if (status) Py_CLEAR(out);
     return out;
@@ -658,17 +658,19 @@ static PyTypeObject Batches_Type = {
 };
 
 /* _pgn_batches(specs, batch_size, *, threads=0, planes=False, chess960=False, uci=False,
- * where=None, file_column=False, headers=True) -> iterator of dicts */
+ * where=None, file_column=False, headers=True, lazy_headers=False) -> iterator of dicts (with
+ * lazy_headers, the tags as "_tags": _decode_headers makes them the "headers" dict) */
 static PyObject *py_pgn_batches(PyObject *unused, PyObject *args, PyObject *kw)
 {
     (void)unused;
-    static char *names[] = {"specs", "batch_size", "threads",     "planes",  "chess960",
-                            "uci",   "where",      "file_column", "headers", NULL};
+    static char *names[] = {"specs", "batch_size",  "threads", "planes",       "chess960", "uci",
+                            "where", "file_column", "headers", "lazy_headers", NULL};
     PyObject *specs, *threads = NULL, *where = NULL;
     Py_ssize_t batch_size;
-    int planes = 0, chess960 = 0, uci = 0, file_column = 0, headers = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|$OpppOpp", names, &specs, &batch_size, &threads,
-                                     &planes, &chess960, &uci, &where, &file_column, &headers))
+    int planes = 0, chess960 = 0, uci = 0, file_column = 0, headers = 1, lazy_headers = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|$OpppOppp", names, &specs, &batch_size, &threads,
+                                     &planes, &chess960, &uci, &where, &file_column, &headers,
+                                     &lazy_headers))
         return NULL;
     BatchesObject *self = (BatchesObject *)Batches_Type.tp_alloc(&Batches_Type, 0);
     if (!self) return NULL;
@@ -680,6 +682,7 @@ static PyObject *py_pgn_batches(PyObject *unused, PyObject *args, PyObject *kw)
     self->st.max_ready = QUEUE;
     self->st.with_file = file_column;
     self->planes = planes;
+    self->lazy_headers = lazy_headers;
     self->plane_threads = self->st.threads;
     if (pthread_create(&self->thread, NULL, producer, self) != 0) {
         Py_DECREF(self);
@@ -696,7 +699,7 @@ static PyObject *gather(stream *st)
 {
     PyObject *out = PyDict_New(), *stats = stats_dict(&st->stats);
     if (!out || !stats || dfpy_rows_to_dict(&st->all, out) < 0 ||
-        dfpy_records_to_dict(&st->all_rec, out) < 0 ||
+        dfpy_records_to_dict(&st->all_rec, out, false) < 0 ||
         PyDict_SetItemString(out, "stats", stats) < 0)
         Py_CLEAR(out);
     Py_XDECREF(stats);
@@ -764,6 +767,7 @@ static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw
 
 PyMethodDef dfpy_stream_methods[] = {{"_pgn_batches", (PyCFunction)(void (*)(void))py_pgn_batches,
                                       METH_VARARGS | METH_KEYWORDS, NULL},
+                                     {"_decode_headers", dfpy_decode_headers, METH_O, NULL},
                                      {"_pgn_positions",
                                       (PyCFunction)(void (*)(void))py_pgn_positions,
                                       METH_VARARGS | METH_KEYWORDS, NULL},

@@ -206,5 +206,7 @@ def test_ctrl_c(tmp_path):
         dirfill.pgn_positions(big, threads=2)
     caught = time.monotonic()
     t.join()
-    bound = 1.0 if os.environ.get("DIRFILL_SANITIZED") else 0.2
+    # The bound (0.5 s): it polls every 20 ms, but on a loaded 2-vCPU machine the
+    # threads wait for a CPU (0.2 s was missed there, the code the same).
+    bound = 1.0 if os.environ.get("DIRFILL_SANITIZED") else 0.5
     assert caught - sent[0] < bound

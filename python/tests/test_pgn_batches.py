@@ -289,6 +289,32 @@ def test_dropped_midway_and_sources():
     assert list(dirfill.pgn_batches(b"")) == []
 
 
+def test_headers_decoded_on_first_use(whole):
+    from collections.abc import Mapping
+    batches = list(dirfill.pgn_batches(BIG, 1000, threads=2))
+    h = batches[0]["headers"]
+    assert isinstance(h, Mapping) and not isinstance(h, dict)
+    assert h._dict is None and isinstance(h._tags, bytes)  # nothing decoded yet
+    first = next(iter(h))
+    assert h._dict is not None and h._tags is None  # decoded once, the bytes dropped
+    assert h[first] == whole["headers"][first] and first in h and len(h) == len(dict(h))
+    assert dict(h.items()) == {g: whole["headers"][g] for g in h} and h == dict(h)
+    assert repr(h) == repr(dict(h))
+    # errors, skipped and warnings stay lists; columns without "headers" record no tags
+    assert isinstance(batches[0]["errors"], list)
+    b = next(iter(dirfill.pgn_batches(BIG, 1000, columns=["ply"])))
+    assert list(b) == ["ply"]
+    it = dirfill._dirfill._pgn_batches([(BIG, None, 0)], 1000, headers=False, lazy_headers=True)
+    assert dirfill._dirfill._decode_headers(next(it)["_tags"]) == {}
+    it.close()
+    with pytest.raises(ValueError, match="not PGN records"):
+        dirfill._dirfill._decode_headers(b"H\x00\x00")
+    with pytest.raises(ValueError, match="not PGN records"):
+        dirfill._dirfill._decode_headers(b"H" + bytes(8) + b"\xff\xff\x00\x00")
+    with pytest.raises(TypeError):
+        dirfill._dirfill._decode_headers("text")
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_byte_range_errors_have_the_file_lines(tmp_path, threads):
     """A part of a file (from pgn_cuts) reports its errors on the file's lines: counted when
