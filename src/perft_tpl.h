@@ -7,8 +7,15 @@
  * counting). A child board is exactly what df_make_move makes, less what a perft never reads:
  * the Polyglot key and the move counters are not kept. */
 
-static uint64_t pf_white(const df_board *b, int depth);
-static uint64_t pf_black(const df_board *b, int depth);
+/* One recursion per lookup method (MG_SLIDERS), each a constant inside its functions: a
+ * node's functions for either side to move, and the last ply's counts. */
+#define PF_DECLARE(name, method)                                                                   \
+    static uint64_t pf_white_##name(const df_board *b, int depth);                                 \
+    static uint64_t pf_black_##name(const df_board *b, int depth);                                 \
+    static __attribute__((noinline)) uint64_t pf_count_white_##name(const df_board *b);            \
+    static __attribute__((noinline)) uint64_t pf_count_black_##name(const df_board *b);
+MG_SLIDERS(PF_DECLARE)
+#undef PF_DECLARE
 
 /* The child after a normal move or a promotion of a piece of type `type` from -> to, placing
  * `placed` on to, into a board that already holds the parent's other fields (castling rooks,
@@ -37,42 +44,44 @@ MG_INLINE void pf_make(df_board *n, const df_board *b, df_square from, df_square
 
 /* The moves of b's position counted, us to move: the last ply, in functions of their own,
  * whose prologue and registers are only what counting needs. */
-MG_INLINE uint64_t pf_count(const df_board *b, const df_color us)
+MG_INLINE uint64_t pf_count(const df_board *b, const df_color us, const df__sliders sl)
 {
     mg_groups G;
-    mg_collect(b, &G, DF__GEN_ALL, true, us);
+    mg_collect(b, &G, DF__GEN_ALL, true, us, sl);
     return G.count;
-}
-static __attribute__((noinline)) uint64_t pf_count_white(const df_board *b)
-{
-    return pf_count(b, DF_WHITE);
-}
-static __attribute__((noinline)) uint64_t pf_count_black(const df_board *b)
-{
-    return pf_count(b, DF_BLACK);
 }
 
 /* The nodes of a child at depth - 1 >= 1, them to move. */
-MG_INLINE uint64_t pf_below(const df_board *child, int depth, const df_color them)
+MG_INLINE uint64_t pf_below(const df_board *child, int depth, const df_color them,
+                            const df__sliders sl)
 {
-    if (depth == 2) return them == DF_WHITE ? pf_count_white(child) : pf_count_black(child);
-    return them == DF_WHITE ? pf_white(child, depth - 1) : pf_black(child, depth - 1);
+#define PF_BELOW(name, method)                                                                     \
+    if (sl == method) {                                                                            \
+        if (depth == 2)                                                                            \
+            return them == DF_WHITE ? pf_count_white_##name(child) : pf_count_black_##name(child); \
+        return them == DF_WHITE ? pf_white_##name(child, depth - 1)                                \
+                                : pf_black_##name(child, depth - 1);                               \
+    }
+    MG_SLIDERS(PF_BELOW)
+#undef PF_BELOW
+    __builtin_unreachable();
 }
 
 /* One child made by pf_make, then counted or searched. */
 MG_INLINE uint64_t pf_child(df_board *child, const df_board *b, df_square from, df_square to,
-                            df_piece_type type, df_piece_type placed, int depth, const df_color us)
+                            df_piece_type type, df_piece_type placed, int depth, const df_color us,
+                            const df__sliders sl)
 {
     pf_make(child, b, from, to, type, placed, us);
-    return pf_below(child, depth, (df_color)(us ^ 1));
+    return pf_below(child, depth, (df_color)(us ^ 1), sl);
 }
 
 /* The nodes below b at depth >= 2, us to move: a loop over each group's targets per kind of
  * group, so that how the origin follows is decided once a group. */
-MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us)
+MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us, const df__sliders sl)
 {
     mg_groups G;
-    mg_collect(b, &G, DF__GEN_ALL, false, us);
+    mg_collect(b, &G, DF__GEN_ALL, false, us, sl);
     uint64_t nodes = 0;
     _Alignas(64) df_board child = *b;
     for (int i = 0; i < G.n; i++) {
@@ -82,21 +91,21 @@ MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us)
         switch (g->kind) {
         case G_FROM:
             while (to)
-                nodes +=
-                    pf_child(&child, b, (df_square)g->from, df_pop_lsb(&to), type, type, depth, us);
+                nodes += pf_child(&child, b, (df_square)g->from, df_pop_lsb(&to), type, type, depth,
+                                  us, sl);
             break;
         case G_DELTA:
             while (to) {
                 const df_square t = df_pop_lsb(&to);
-                nodes +=
-                    pf_child(&child, b, (df_square)((int)t - g->delta), t, type, type, depth, us);
+                nodes += pf_child(&child, b, (df_square)((int)t - g->delta), t, type, type, depth,
+                                  us, sl);
             }
             break;
         case G_SLIDER:
             while (to) {
                 const df_square t = df_pop_lsb(&to), from = mg_slider_from(&G, g, t);
                 const df_piece_type moved = df_has(b->piece[DF_QUEEN], from) ? DF_QUEEN : type;
-                nodes += pf_child(&child, b, from, t, moved, moved, depth, us);
+                nodes += pf_child(&child, b, from, t, moved, moved, depth, us, sl);
             }
             break;
         case G_PROMO:
@@ -106,7 +115,8 @@ MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us)
                 const df_square from =
                     g->kind == G_PROMO ? (df_square)((int)t - g->delta) : (df_square)g->from;
                 for (int pt = DF_QUEEN; pt >= DF_KNIGHT; pt--)
-                    nodes += pf_child(&child, b, from, t, DF_PAWN, (df_piece_type)pt, depth, us);
+                    nodes +=
+                        pf_child(&child, b, from, t, DF_PAWN, (df_piece_type)pt, depth, us, sl);
             }
             break;
         default: /* en passant and castling, rare: the library's own make */
@@ -115,19 +125,45 @@ MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us)
                     (df_square)g->from, df_pop_lsb(&to),
                     g->kind == G_CASTLE ? DF_MOVE_CASTLING : DF_MOVE_EN_PASSANT, DF_PAWN);
                 df__make_move(&child, b, m, false);
-                nodes += pf_below(&child, depth, (df_color)(us ^ 1));
+                nodes += pf_below(&child, depth, (df_color)(us ^ 1), sl);
             }
         }
     }
     return nodes;
 }
 
-static uint64_t pf_white(const df_board *b, int depth) { return pf_node(b, depth, DF_WHITE); }
-static uint64_t pf_black(const df_board *b, int depth) { return pf_node(b, depth, DF_BLACK); }
+#define PF_DEFINE(name, method)                                                                    \
+    static uint64_t pf_count_white_##name(const df_board *b)                                       \
+    {                                                                                              \
+        return pf_count(b, DF_WHITE, method);                                                      \
+    }                                                                                              \
+    static uint64_t pf_count_black_##name(const df_board *b)                                       \
+    {                                                                                              \
+        return pf_count(b, DF_BLACK, method);                                                      \
+    }                                                                                              \
+    static uint64_t pf_white_##name(const df_board *b, int depth)                                  \
+    {                                                                                              \
+        return pf_node(b, depth, DF_WHITE, method);                                                \
+    }                                                                                              \
+    static uint64_t pf_black_##name(const df_board *b, int depth)                                  \
+    {                                                                                              \
+        return pf_node(b, depth, DF_BLACK, method);                                                \
+    }
+MG_SLIDERS(PF_DEFINE)
+#undef PF_DEFINE
 
 static uint64_t k_perft(const df_board *b, int depth)
 {
     if (depth <= 0) return 1;
     if (depth == 1) return k_count_legal(b);
-    return df_board_stm(b) == DF_WHITE ? pf_white(b, depth) : pf_black(b, depth);
+    const df__sliders sl = df__sliders_active();
+    switch (sl) {
+#define PF_ROOT(name, method)                                                                      \
+    case method:                                                                                   \
+        return df_board_stm(b) == DF_WHITE ? pf_white_##name(b, depth) : pf_black_##name(b, depth);
+        MG_SLIDERS(PF_ROOT)
+#undef PF_ROOT
+    default:
+        __builtin_unreachable();
+    }
 }

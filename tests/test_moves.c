@@ -43,16 +43,29 @@ static void perft_suite(const char *file, df_fen_flags flags, int depth, int dee
     free(e);
 }
 
+/* The move generator and perft inline the active lookup method's slider tables (a copy of
+ * each per method): every test below that generates runs once per method this CPU has, then
+ * the CPU's own choice is restored. */
+static const char *const lookups[] = {"pext", "magic", "rays"};
+#define FOR_EACH_LOOKUP(i)                                                                         \
+    for (size_t i = 0; i < sizeof lookups / sizeof lookups[0]; i++)                                \
+        if (df_lookup_select(lookups[i]) == DF_OK && (print_message("lookup %s\n", lookups[i]), 1))
+static int restore_lookup(void **state)
+{
+    (void)state;
+    return df_lookup_select("auto") == DF_OK ? 0 : -1;
+}
+
 static void test_perft_cpw(void **state)
 {
     (void)state;
-    perft_suite("cpw.epd", DF_FEN_STANDARD, 4, 6);
+    FOR_EACH_LOOKUP(i) perft_suite("cpw.epd", DF_FEN_STANDARD, 4, 6);
 }
 
 static void test_perft_chess960(void **state)
 {
     (void)state;
-    perft_suite("chess960.epd", DF_FEN_CHESS960, 3, 5);
+    FOR_EACH_LOOKUP(i) perft_suite("chess960.epd", DF_FEN_CHESS960, 3, 5);
 }
 
 static int by_value(const void *a, const void *b)
@@ -90,19 +103,22 @@ static void check_moves(const df_board *b)
 static void test_moves_against_reference(void **state)
 {
     (void)state;
-    long positions = 0, moves = 0;
-    for (long i = 0; i < DFT_ITERATIONS / 500; i++) {
-        df_board b;
-        dft_rand_game_position(&b);
-        check_moves(&b);
-        dft_rand_board(&b);
-        if (!df_board_playable(&b)) continue;
-        check_moves(&b);
-        positions += 2;
-        moves += (long)df_count_legal(&b);
+    FOR_EACH_LOOKUP(m)
+    {
+        long positions = 0, moves = 0;
+        for (long i = 0; i < DFT_ITERATIONS / 500; i++) {
+            df_board b;
+            dft_rand_game_position(&b);
+            check_moves(&b);
+            dft_rand_board(&b);
+            if (!df_board_playable(&b)) continue;
+            check_moves(&b);
+            positions += 2;
+            moves += (long)df_count_legal(&b);
+        }
+        print_message("%ld positions checked\n", positions);
+        assert_true(positions > DFT_ITERATIONS / 1000 && moves > 0);
     }
-    print_message("%ld positions checked\n", positions);
-    assert_true(positions > DFT_ITERATIONS / 1000 && moves > 0);
 }
 
 /* More legal moves than the usual 256-entry lists hold: counted exactly (and, in the
@@ -119,20 +135,23 @@ static void test_many_moves(void **state)
         /* The most moves known in a position reachable in a game. */
         {"R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1", 218},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        df_board b = dft_fen(cases[i].fen);
-        assert_true(df_board_playable(&b));
-        check_moves(&b);
-        df_move_list list;
-        df_generate_legal(&list, &b);
-        assert_int_equal(cases[i].moves, list.count);
+    FOR_EACH_LOOKUP(m)
+    {
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            df_board b = dft_fen(cases[i].fen);
+            assert_true(df_board_playable(&b));
+            check_moves(&b);
+            df_move_list list;
+            df_generate_legal(&list, &b);
+            assert_int_equal(cases[i].moves, list.count);
+            uint64_t nodes;
+            assert_int_equal(DF_OK, df_perft(&nodes, &b, 2));
+        }
+        df_board b = dft_fen(cases[0].fen);
         uint64_t nodes;
         assert_int_equal(DF_OK, df_perft(&nodes, &b, 2));
+        assert_int_equal(21, nodes);
     }
-    df_board b = dft_fen(cases[0].fen);
-    uint64_t nodes;
-    assert_int_equal(DF_OK, df_perft(&nodes, &b, 2));
-    assert_int_equal(21, nodes);
 }
 
 /* Perft by the reference: its moves, its make. */
@@ -157,23 +176,26 @@ static uint64_t ref_perft(const df_board *b, int depth)
 static void test_perft_against_reference(void **state)
 {
     (void)state;
-    long positions = 0;
-    uint64_t total = 0;
-    for (long i = 0; i < DFT_ITERATIONS / 10000; i++) {
-        df_board b;
-        if (!dft_rand_playable(&b, i)) continue;
-        const int depth = i & 1 ? 3 : 2;
-        uint64_t nodes;
-        assert_int_equal(DF_OK, df_perft(&nodes, &b, depth));
-        const uint64_t want = ref_perft(&b, depth);
-        if (nodes != want)
-            fail_msg("%s: perft %d %llu, the reference %llu", fen_of(&b), depth,
-                     (unsigned long long)nodes, (unsigned long long)want);
-        positions++;
-        total += nodes;
+    FOR_EACH_LOOKUP(m)
+    {
+        long positions = 0;
+        uint64_t total = 0;
+        for (long i = 0; i < DFT_ITERATIONS / 10000; i++) {
+            df_board b;
+            if (!dft_rand_playable(&b, i)) continue;
+            const int depth = i & 1 ? 3 : 2;
+            uint64_t nodes;
+            assert_int_equal(DF_OK, df_perft(&nodes, &b, depth));
+            const uint64_t want = ref_perft(&b, depth);
+            if (nodes != want)
+                fail_msg("%s: perft %d %llu, the reference %llu", fen_of(&b), depth,
+                         (unsigned long long)nodes, (unsigned long long)want);
+            positions++;
+            total += nodes;
+        }
+        print_message("%ld positions, %llu nodes\n", positions, (unsigned long long)total);
+        assert_true(positions > DFT_ITERATIONS / 40000 && total > 0);
     }
-    print_message("%ld positions, %llu nodes\n", positions, (unsigned long long)total);
-    assert_true(positions > DFT_ITERATIONS / 40000 && total > 0);
 }
 
 /* No legal move tree where the side not to move is in check; perft says so. */
@@ -373,11 +395,11 @@ int main(void)
 {
     dft_setup_backend();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perft_cpw),
-        cmocka_unit_test(test_perft_chess960),
-        cmocka_unit_test(test_moves_against_reference),
-        cmocka_unit_test(test_many_moves),
-        cmocka_unit_test(test_perft_against_reference),
+        cmocka_unit_test_teardown(test_perft_cpw, restore_lookup),
+        cmocka_unit_test_teardown(test_perft_chess960, restore_lookup),
+        cmocka_unit_test_teardown(test_moves_against_reference, restore_lookup),
+        cmocka_unit_test_teardown(test_many_moves, restore_lookup),
+        cmocka_unit_test_teardown(test_perft_against_reference, restore_lookup),
         cmocka_unit_test(test_unplayable),
         cmocka_unit_test(test_make_move_playouts),
         cmocka_unit_test(test_polyglot_published_keys),

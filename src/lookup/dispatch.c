@@ -65,6 +65,7 @@ static void df__no_tables(void) {}
 static const df__lookup df__lookup_resolver = {.name = "unresolved",
                                                .cpu_supports = df__cpu_always,
                                                .init = df__no_tables,
+                                               .sliders = DF__SLIDERS_UNRESOLVED,
 #define DF__RESOLVER_ENTRY(ret, fn, params, args) .fn = df__lookup_resolve_##fn,
                                                DF__LOOKUP_ENTRIES(DF__RESOLVER_ENTRY)
 #undef DF__RESOLVER_ENTRY

@@ -19,12 +19,22 @@
     X(int, see, (const df_board *b, df_move m), (b, m))                                            \
     X(int, gives_check, (const df_board *b, df_move m), (b, m))
 
+/* The slider attacks the move generator inlines while a method is active (movegen_tpl.h):
+ * its tables (tables.h), or, for "rays", no table (the backend's fills and per-ray scans). */
+typedef enum {
+    DF__SLIDERS_UNRESOLVED = -1,
+    DF__SLIDERS_RAYS,
+    DF__SLIDERS_MAGIC,
+    DF__SLIDERS_PEXT
+} df__sliders;
+
 typedef struct df__lookup {
     const char *name;
     bool (*cpu_supports)(void);
     /* Builds the method's tables before its first use: thread-safe, and only the first call
      * does the work (pthread_once). */
     void (*init)(void);
+    df__sliders sliders;
 #define DF__FIELD(ret, fn, params, args) ret(*fn) params;
     DF__LOOKUP_ENTRIES(DF__FIELD)
 #undef DF__FIELD
@@ -63,6 +73,13 @@ static inline const df__lookup *df__lookup_active(void)
     return atomic_load_explicit(&df__lookup_active_ptr, memory_order_acquire);
 }
 const df__lookup *df__lookup_resolve(void);
+/* The active method's slider tables, resolving it first: built, and visible to this thread
+ * (the acquire load above), when this returns. */
+static inline df__sliders df__sliders_active(void)
+{
+    const df__sliders s = df__lookup_active()->sliders;
+    return s != DF__SLIDERS_UNRESOLVED ? s : df__lookup_resolve()->sliders;
+}
 /* Every compiled method, best first, each name once. */
 const df__lookup *const *df__lookup_registry(size_t *count);
 

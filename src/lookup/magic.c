@@ -58,20 +58,9 @@ static const df_bb df__bishop_magic[64] = {
     UINT64_C(0x0420222088008080),
 };
 
-/* A square's entry: what the lookup reads, in one 32-byte half of a cache line. */
-typedef struct {
-    df_bb mask, magic;
-    const df_bb *attacks;
-    unsigned shift;
-} df__magic_square;
-
 static df_bb df__magic_table[DF__ROOK_ENTRIES + DF__BISHOP_ENTRIES];
-static df__magic_square df__magic_rook[64], df__magic_bishop[64];
+df__magic_square df__magic_rook[64], df__magic_bishop[64];
 
-static inline df_bb df__magic_lookup(const df__magic_square *e, df_bb occ)
-{
-    return e->attacks[((occ & e->mask) * e->magic) >> e->shift];
-}
 static inline df_bb df__rook(df_square sq, df_bb occ)
 {
     return df__magic_lookup(&df__magic_rook[sq], occ);
@@ -119,4 +108,5 @@ static void df__magic_init(void)
 #define DF__LOOKUP_NAME      "magic"
 #define DF__LOOKUP_SUPPORTED df__cpu_always
 #define DF__LOOKUP_INIT      df__magic_init
+#define DF__LOOKUP_SLIDERS   DF__SLIDERS_MAGIC
 #include "table_tpl.h"

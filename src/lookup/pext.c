@@ -7,14 +7,8 @@
 
 #include "tables.h"
 
-/* A square's mask and its part of the table. */
-typedef struct {
-    df_bb mask;
-    const df_bb *attacks;
-} df__pext_square;
-
 static df_bb df__pext_table[DF__ROOK_ENTRIES + DF__BISHOP_ENTRIES];
-static df__pext_square df__pext_rook[64], df__pext_bishop[64];
+df__pext_square df__pext_rook[64], df__pext_bishop[64];
 
 static inline df_bb df__rook(df_square sq, df_bb occ)
 {
@@ -62,4 +56,5 @@ static bool df__pext_supported(void) { return df__cpu_describe().bmi2; }
 #define DF__LOOKUP_NAME      "pext"
 #define DF__LOOKUP_SUPPORTED df__pext_supported
 #define DF__LOOKUP_INIT      df__pext_init
+#define DF__LOOKUP_SLIDERS   DF__SLIDERS_PEXT
 #include "table_tpl.h"

@@ -22,6 +22,7 @@ static void df__rays_init(void) {}
 const df__lookup df__lookup_rays = {.name = "rays",
                                     .cpu_supports = df__cpu_always,
                                     .init = df__rays_init,
+                                    .sliders = DF__SLIDERS_RAYS,
 #define DF__LOOKUP_ENTRY(ret, fn, params, args) .fn = l_##fn,
                                     DF__LOOKUP_ENTRIES(DF__LOOKUP_ENTRY)
 #undef DF__LOOKUP_ENTRY

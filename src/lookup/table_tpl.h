@@ -4,6 +4,7 @@
  *   DF__LOOKUP_SYMBOL  the table's name (df__lookup_<method>)
  *   DF__LOOKUP_NAME    its name for people ("pext")
  *   DF__LOOKUP_SUPPORTED, DF__LOOKUP_INIT  the functions of df__lookup's fields
+ *   DF__LOOKUP_SLIDERS  its tables for the move generator (df__sliders)
  * then includes this file once. */
 #include "single_tpl.h"
 
@@ -26,6 +27,7 @@ static int l_see(const df_board *b, df_move m) { return df__see(b, m); }
 const df__lookup DF__LOOKUP_SYMBOL = {.name = DF__LOOKUP_NAME,
                                       .cpu_supports = DF__LOOKUP_SUPPORTED,
                                       .init = DF__LOOKUP_INIT,
+                                      .sliders = DF__LOOKUP_SLIDERS,
 #define DF__LOOKUP_ENTRY(ret, fn, params, args) .fn = l_##fn,
                                       DF__LOOKUP_ENTRIES(DF__LOOKUP_ENTRY)
 #undef DF__LOOKUP_ENTRY
