@@ -585,7 +585,7 @@ void dfpy_sink_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
 {
     dfpy_sink *s = ctx;
     dfpy_rows *c = &s->rows;
-    if (!dfpy_rows_reserve(c, c->n + 1)) return;
+    if (c->n == c->cap && !dfpy_rows_reserve(c, c->n + 1)) return;
     const size_t i = c->n++;
     df_board_parts parts;
     df_board_to_parts(&parts, p->before);
