@@ -225,7 +225,8 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
 
     An iterator of dicts with the columns of :func:`pgn_positions` (the same names, types and
     meanings), each exactly ``batch_size`` rows but the last, and what the games say besides:
-    ``headers`` (game index -> tags), ``errors`` ((game, message, line)), ``skipped`` ((game,
+    ``headers`` (game index -> tags: a read-only mapping, decoded into str on first use;
+    ``dict()`` of it for a dict), ``errors`` ((game, message, line)), ``skipped`` ((game,
     reason)) and ``warnings`` ((game, message)) of the games whose first position is in the
     batch (a game without positions: an error, a skipped or filtered-out variant, a game of no
     moves, goes with the batch being filled when it ended, a last batch of no rows if need be).

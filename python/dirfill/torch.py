@@ -12,10 +12,19 @@
         x, y = batch["pieces"], batch["result"]                     # int64 (n, 12), int8 (n,)
 
 The input is split between the DataLoader's workers and the processes of a distributed run
-(rank and world size from ``torch.distributed`` when it is initialized, or given): by file,
-and by byte range inside a plain file at exact game boundaries (:func:`dirfill.pgn_cuts`, the
-threaded reader's rule), so that every position of the input is given exactly once, whatever
-the number of workers and processes. Compressed files (.zst, .gz) are split by file only.
+(rank and world size from ``torch.distributed`` when it is initialized, or given): by whole
+files when there are at least as many files as shares, else by byte range inside plain files
+at exact game boundaries (:func:`dirfill.pgn_cuts`, the threaded reader's rule; finding a cut
+lexes the file up to it, which costs about as much as reading that part), so that every
+position of the input is given exactly once, whatever the number of workers and processes.
+Compressed files (.zst, .gz) are split by file only.
+
+A worker hands its batches to the main process through shared memory of its own that it
+reuses (a few regions per worker, each filled again only once no tensor of the main process
+uses it): the hand-over copies nothing between the processes and, after the first batches,
+maps no fresh page. A batch the main process keeps stays valid; the worker then takes another
+region. With workers, a batch reaches the main process as the dataset's dict only through the
+DataLoader's pickling: a ``collate_fn`` of your own sees the worker's packed batch.
 """
 import os
 from collections import OrderedDict
