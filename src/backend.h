@@ -67,6 +67,21 @@ bool df__cpu_has_avx2(void);
 bool df__cpu_has_avx512(void);
 bool df__cpu_always(void);
 
+/* Whether the AVX-512 backend counts moves with VPOPCNTDQ (vpopcntq, eight popcounts in one
+ * instruction): only on a CPU that has it besides AVX-512 F and VL (Ice Lake and later, Zen 4
+ * and later; Skylake-X and Cascade Lake have AVX-512 without it). The rule, a pure function
+ * of what the CPU has; this CPU's answer, found once (cpu.c) and read by every count. */
+bool df__vpopcnt_rule(bool avx512, bool vpopcntdq);
+extern _Atomic int df__vpopcnt_state; /* -1 until found, then 0 or 1 */
+bool df__vpopcnt_resolve(void);
+static inline bool df__vpopcnt(void)
+{
+    const int v = atomic_load_explicit(&df__vpopcnt_state, memory_order_relaxed);
+    return v >= 0 ? v != 0 : df__vpopcnt_resolve();
+}
+/* The tests' way to run the AVX-512 backend's counting without it on a CPU that has it. */
+void df__vpopcnt_force(bool on);
+
 /* dispatch.c. The active table starts as a resolver whose every entry picks the backend,
  * installs it and forwards the call (zlib-ng's self-resolving function table): a dispatched
  * call is one relaxed load and one indirect call, with no test. The tables are constant

@@ -14,13 +14,14 @@
 #define XCR0_ZMM_HI256 (1u << 6)
 #define XCR0_HI16_ZMM  (1u << 7)
 /* CPUID.1:ECX and CPUID.(7,0):EBX bits (macros: bit 31 does not fit an enumerator's int). */
-#define ECX1_POPCNT   (1u << 23)
-#define ECX1_OSXSAVE  (1u << 27)
-#define ECX1_AVX      (1u << 28)
-#define EBX7_AVX2     (1u << 5)
-#define EBX7_BMI2     (1u << 8)
-#define EBX7_AVX512F  (1u << 16)
-#define EBX7_AVX512VL (1u << 31)
+#define ECX1_POPCNT    (1u << 23)
+#define ECX1_OSXSAVE   (1u << 27)
+#define ECX1_AVX       (1u << 28)
+#define EBX7_AVX2      (1u << 5)
+#define EBX7_BMI2      (1u << 8)
+#define EBX7_AVX512F   (1u << 16)
+#define EBX7_AVX512VL  (1u << 31)
+#define ECX7_VPOPCNTDQ (1u << 14)
 
 /* True when the CPU has every bit of ebx7 and the OS saves every state of xcr0. Also
  * requires POPCNT: the backends' -mavx2 implies it for the compiler. */
@@ -52,11 +53,36 @@ bool df__cpu_has_avx512(void)
     return df__cpu_has(EBX7_AVX2 | EBX7_AVX512F | EBX7_AVX512VL,
                        XCR0_SSE | XCR0_AVX | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM);
 }
+static bool df__cpu_has_vpopcntdq(void)
+{
+    unsigned eax, ebx, ecx, edx;
+    if (__get_cpuid_max(0, 0) < 7) return false;
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    return (ecx & ECX7_VPOPCNTDQ) != 0;
+}
 #else
 bool df__cpu_has_popcnt(void) { return false; }
 bool df__cpu_has_avx2(void) { return false; }
 bool df__cpu_has_avx512(void) { return false; }
+static bool df__cpu_has_vpopcntdq(void) { return false; }
 #endif
+
+bool df__vpopcnt_rule(bool avx512, bool vpopcntdq) { return avx512 && vpopcntdq; }
+
+_Atomic int df__vpopcnt_state = -1;
+
+/* Racing threads find the same answer. */
+bool df__vpopcnt_resolve(void)
+{
+    const bool on = df__vpopcnt_rule(df__cpu_has_avx512(), df__cpu_has_vpopcntdq());
+    atomic_store_explicit(&df__vpopcnt_state, on, memory_order_relaxed);
+    return on;
+}
+
+void df__vpopcnt_force(bool on)
+{
+    atomic_store_explicit(&df__vpopcnt_state, on, memory_order_relaxed);
+}
 
 bool df__cpu_always(void) { return true; }
 

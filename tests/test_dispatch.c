@@ -136,6 +136,29 @@ static void test_select(void **state)
     assert_string_equal(best_supported(), df_backend_name());
 }
 
+/* The library's rule for the AVX-512 backend's counting (src/backend.h, internal). */
+bool df__vpopcnt_rule(bool avx512, bool vpopcntdq);
+bool df__vpopcnt_resolve(void);
+
+/* vpopcntq only where the CPU has VPOPCNTDQ besides AVX-512: described CPUs, both ways. */
+static void test_vpopcnt_rule(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *cpu;
+        bool avx512, vpopcntdq, used;
+    } cpus[] = {
+        {"Skylake-X / Cascade Lake (AVX-512 without VPOPCNTDQ)", true, false, false},
+        {"Ice Lake, Sapphire Rapids, Zen 4, Zen 5", true, true, true},
+        {"Zen 3, Haswell (no AVX-512)", false, false, false},
+        {"VPOPCNTDQ with AVX-512 state not saved by the OS", false, true, false},
+    };
+    for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++)
+        if (df__vpopcnt_rule(cpus[i].avx512, cpus[i].vpopcntdq) != cpus[i].used)
+            fail_msg("%s: vpopcntq %s", cpus[i].cpu, cpus[i].used ? "not used" : "used");
+    print_message("this CPU: vpopcntq %s\n", df__vpopcnt_resolve() ? "used" : "not used");
+}
+
 int main(void)
 {
     dft_srand(dft_seed);
@@ -145,6 +168,7 @@ int main(void)
         cmocka_unit_test(test_environment_status),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_select),
+        cmocka_unit_test(test_vpopcnt_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
