@@ -5,13 +5,15 @@
     bench/python_pgn.py speed FILE [--repeat N]      positions/s: `dirfill pgn --threads 1`,
                                                      pgn_batches (1 thread, 2 threads, planes),
                                                      pgn_positions (1 thread), medians of N runs
-                                                     taken in turn, ratios from the same runs
+                                                     taken in turn, ratios from the same runs;
+                                                     and positions per CPU second
     bench/python_pgn.py rss FILE...                  peak RSS of pgn_batches(batch_size=4096,
                                                      threads=2) over each file, the caller
                                                      keeping no batch (a process each)
     bench/python_pgn.py positions-rss FILE           peak RSS of pgn_positions against the bytes
                                                      of its output arrays
-    bench/python_pgn.py loader FILE... [--repeat N]  DataLoader positions/s, num_workers 0 and 2
+    bench/python_pgn.py loader FILE... [--repeat N] [--batch-size B]
+                                                     DataLoader positions/s, num_workers 0 and 2
                                                      (a process each), the whole pass and from
                                                      the first batch on (the workers' start
                                                      left out)
@@ -34,18 +36,26 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROGRAM = os.environ.get("DIRFILL_PROGRAM") or os.path.join(ROOT, "build", "release", "dirfill")
 
 
+def cpu_seconds(who=resource.RUSAGE_SELF):
+    r = resource.getrusage(who)
+    return r.ru_utime + r.ru_stime
+
+
 def c_reader(path):
-    """(positions, seconds) of `dirfill pgn --threads 1` (its own timing of the read)."""
+    """(positions, seconds, CPU seconds) of `dirfill pgn --threads 1` (its own timing of the
+    read; the process's CPU time)."""
+    cpu = cpu_seconds(resource.RUSAGE_CHILDREN)
     out = subprocess.run([PROGRAM, "pgn", "--threads", "1", path], capture_output=True,
                          text=True, check=True).stdout
     m = re.search(r"(\d+) positions.* ([\d.]+) s,", out)
-    return int(m.group(1)), float(m.group(2))
+    return int(m.group(1)), float(m.group(2)), cpu_seconds(resource.RUSAGE_CHILDREN) - cpu
 
 
 def timed(fn):
-    start = time.perf_counter()
+    """(fn's result, seconds, CPU seconds of the process's threads meanwhile)."""
+    start, cpu = time.perf_counter(), cpu_seconds()
     n = fn()
-    return n, time.perf_counter() - start
+    return n, time.perf_counter() - start, cpu_seconds() - cpu
 
 
 def batches(path, threads, planes=False, headers=True):
@@ -68,33 +78,40 @@ CALLS = {"batches_1": "batches(path, 1)",
 
 
 def measure(key, path):
-    """(positions, seconds) of one call in a fresh process (one after another in a process,
-    the calls disturb each other: a mode after another ran up to 1.5x slower)."""
+    """(positions, seconds, CPU seconds) of one call in a fresh process (one after another in a
+    process, the calls disturb each other: a mode after another ran up to 1.5x slower)."""
     code = ("import sys; sys.path.insert(0, %r); from python_pgn import *; path = %r; "
-            "n, s = timed(lambda: %s); print(n, s)" % (os.path.dirname(__file__), path, CALLS[key]))
+            "print(*timed(lambda: %s))" % (os.path.dirname(__file__), path, CALLS[key]))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
-    return int(out[0]), float(out[1])
+    return int(out[0]), float(out[1]), float(out[2])
 
 
 def speed(args):
-    runs = {"c_reader": []}
+    """Positions per second of wall time, and per CPU second of all the process's threads (on a
+    machine shared with other work, the CPU time says what a call costs when the wall time
+    says mostly how busy the machine was)."""
+    runs, cpu = {"c_reader": []}, {"c_reader": []}
     runs.update({k: [] for k in CALLS})
+    cpu.update({k: [] for k in CALLS})
     for _ in range(args.repeat):  # in turn, so that a busy moment hits all alike
-        n, s = c_reader(args.file)
+        n, s, c = c_reader(args.file)
         runs["c_reader"].append(n / s)
+        cpu["c_reader"].append(n / c)
         for key in CALLS:
-            m, s = measure(key, args.file)
+            m, s, c = measure(key, args.file)
             assert m == n, (key, m, n)
             runs[key].append(m / s)
+            cpu[key].append(m / c)
     med = {k: statistics.median(v) for k, v in runs.items()}
+    med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
+    one = ("batches_1", "batches_1_no_headers", "positions_1")
     report = {"file": args.file, "positions": n, "repeat": args.repeat,
               "positions_per_s": med,
-              "ratios": {"batches_1/c_reader": med["batches_1"] / med["c_reader"],
-                         "batches_1_no_headers/c_reader": med["batches_1_no_headers"] /
-                         med["c_reader"],
-                         "positions_1/c_reader": med["positions_1"] / med["c_reader"],
-                         "batches_2/batches_1": med["batches_2"] / med["batches_1"]}}
+              "ratios": dict({k + "/c_reader": med[k] / med["c_reader"] for k in one},
+                             **{"batches_2/batches_1": med["batches_2"] / med["batches_1"]}),
+              "positions_per_cpu_s": med_cpu,
+              "cpu_ratios": {k + "/c_reader": med_cpu[k] / med_cpu["c_reader"] for k in one}}
     print(json.dumps(report, indent=1))
 
 
@@ -136,38 +153,45 @@ def positions_rss(args):
 
 
 LOADER_CHILD = """
-import sys, time
+import resource, sys, time
 from torch.utils.data import DataLoader
 from dirfill.torch import PGNDataset
-workers, files = int(sys.argv[1]), sys.argv[2:]
-start = time.perf_counter()
+def cpu():
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                 resource.getrusage(resource.RUSAGE_CHILDREN)))
+workers, size, files = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+start, cpu0 = time.perf_counter(), cpu()
 n = first = 0
-for b in DataLoader(PGNDataset(files, 4096, threads=1), batch_size=None, num_workers=workers):
+for b in DataLoader(PGNDataset(files, size, threads=1), batch_size=None, num_workers=workers):
     if not n:
         first, n0 = time.perf_counter(), len(b["ply"])
     n += len(b["ply"])
 end = time.perf_counter()
-print(n, end - start, (n - n0) / (end - first))
+print(n, end - start, (n - n0) / (end - first), cpu() - cpu0)  # the workers joined: counted
 """
 
 
 def loader(args):
     """DataLoader positions/s over the files, num_workers 0 and 2 in turn, each pass in a fresh
-    process: the whole pass (the workers' start included) and from the first batch on."""
-    runs = {0: [], 2: []}
-    steady = {0: [], 2: []}
+    process: the whole pass (the workers' start included), from the first batch on, and per CPU
+    second of the main process and its workers (what the pass costs, however busy the
+    machine)."""
+    keys = ("positions_per_s", "after_first_batch_positions_per_s", "positions_per_cpu_s")
+    runs = {k: {0: [], 2: []} for k in keys}
     for _ in range(args.repeat):
-        for workers in runs:
-            out = subprocess.run([sys.executable, "-c", LOADER_CHILD, str(workers)] + args.files,
+        for workers in (0, 2):
+            out = subprocess.run([sys.executable, "-c", LOADER_CHILD, str(workers),
+                                  str(args.batch_size)] + args.files,
                                  capture_output=True, text=True, check=True).stdout.split()
-            runs[workers].append(int(out[0]) / float(out[1]))
-            steady[workers].append(float(out[2]))
-    med = {k: statistics.median(v) for k, v in runs.items()}
-    med_steady = {k: statistics.median(v) for k, v in steady.items()}
-    print(json.dumps({"files": args.files, "repeat": args.repeat, "positions_per_s": med,
-                      "workers_2/workers_0": med[2] / med[0],
-                      "after_first_batch_positions_per_s": med_steady,
-                      "after_first_batch_workers_2/workers_0": med_steady[2] / med_steady[0]}))
+            n, seconds, steady, cpu = int(out[0]), float(out[1]), float(out[2]), float(out[3])
+            for k, v in zip(keys, (n / seconds, steady, n / cpu)):
+                runs[k][workers].append(v)
+    report = {"files": args.files, "batch_size": args.batch_size, "repeat": args.repeat}
+    for k in keys:
+        med = {w: statistics.median(v) for w, v in runs[k].items()}
+        report[k] = med
+        report[k + " workers_2/workers_0"] = med[2] / med[0]
+    print(json.dumps(report, indent=1))
 
 
 def main():
@@ -180,6 +204,7 @@ def main():
     p = sub.add_parser("loader")
     p.add_argument("files", nargs="+")
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--batch-size", type=int, default=4096)
     sub.add_parser("rss").add_argument("files", nargs="+")
     args = parser.parse_args()
     {"speed": speed, "rss": rss, "positions-rss": positions_rss, "loader": loader}[args.what](args)

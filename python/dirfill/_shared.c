@@ -136,27 +136,42 @@ static PyMethodDef Handle_methods[] = {
      "duplicate of fd, id, size)) to give the count back when it is done."},
     {NULL, NULL, 0, NULL}};
 
+/* The region, writable (the arrays over it keep the handle alive). */
+static int Handle_getbuffer(HandleObject *self, Py_buffer *view, int flags)
+{
+    return PyBuffer_FillInfo(view, (PyObject *)self, self->r.base, (Py_ssize_t)self->r.bytes, 0,
+                             flags);
+}
+
+static PyBufferProcs Handle_buffer = {(getbufferproc)Handle_getbuffer, NULL};
+
 static PyTypeObject Handle_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dirfill._SharedHandle",
     .tp_basicsize = sizeof(HandleObject),
     .tp_dealloc = (destructor)Handle_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_methods = Handle_methods,
+    .tp_as_buffer = &Handle_buffer,
 };
 
-/* _shared_pack(arrays) -> (handle, offsets): the arrays' bytes copied into a region, each at a
- * multiple of 64 from the region's start. */
-static PyObject *py_shared_pack(PyObject *unused, PyObject *arg)
+/* _shared_pack(arrays, room=0) -> (handle, offsets): the arrays' bytes copied into a region,
+ * each at a multiple of 64 from the region's start, and room more bytes after them (the last
+ * offset: the handle is a writable buffer over the region, for what is computed into it). */
+static PyObject *py_shared_pack(PyObject *unused, PyObject *args)
 {
     (void)unused;
-    PyObject *seq = PySequence_Fast(arg, "_shared_pack takes a list of arrays");
+    PyObject *list;
+    Py_ssize_t room = 0;
+    if (!PyArg_ParseTuple(args, "O|n", &list, &room)) return NULL;
+    if (room < 0) return PyErr_Format(PyExc_ValueError, "room must be 0 or more");
+    PyObject *seq = PySequence_Fast(list, "_shared_pack takes a list of arrays");
     if (!seq) return NULL;
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject *offsets = PyList_New(n);
+    PyObject *offsets = PyList_New(n + 1);
     size_t at = HEADER;
-    for (Py_ssize_t i = 0; offsets && i < n; i++) {
-        PyObject *a = PySequence_Fast_GET_ITEM(seq, i), *o = NULL;
-        if (!PyArray_Check(a) || !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)a))
+    for (Py_ssize_t i = 0; offsets && i <= n; i++) {
+        PyObject *a = i < n ? PySequence_Fast_GET_ITEM(seq, i) : NULL, *o = NULL;
+        if (a && (!PyArray_Check(a) || !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)a)))
             PyErr_SetString(PyExc_TypeError, "_shared_pack takes C-contiguous numpy arrays");
         else
             o = PyLong_FromSize_t(at);
@@ -165,7 +180,7 @@ static PyObject *py_shared_pack(PyObject *unused, PyObject *arg)
             break;
         }
         PyList_SET_ITEM(offsets, i, o);
-        at += align64((size_t)PyArray_NBYTES((PyArrayObject *)a));
+        at += align64(a ? (size_t)PyArray_NBYTES((PyArrayObject *)a) : (size_t)room);
     }
     HandleObject *h = offsets ? PyObject_New(HandleObject, &Handle_Type) : NULL;
     if (h) {
@@ -310,7 +325,7 @@ static PyObject *py_shared_open(PyObject *unused, PyObject *args)
     return map_region(mine, id, size);
 }
 
-PyMethodDef dfpy_shared_methods[] = {{"_shared_pack", py_shared_pack, METH_O, NULL},
+PyMethodDef dfpy_shared_methods[] = {{"_shared_pack", py_shared_pack, METH_VARARGS, NULL},
                                      {"_shared_map", py_shared_map, METH_VARARGS, NULL},
                                      {"_shared_open", py_shared_open, METH_VARARGS, NULL},
                                      {NULL, NULL, 0, NULL}};

@@ -26,6 +26,7 @@ maps no fresh page. A batch the main process keeps stays valid; the worker then 
 region. With workers, a batch reaches the main process as the dataset's dict only through the
 DataLoader's pickling: a ``collate_fn`` of your own sees the worker's packed batch.
 """
+import functools
 import os
 from collections import OrderedDict
 from multiprocessing.reduction import DupFd
@@ -34,7 +35,7 @@ import numpy as np
 import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
-from . import _dirfill, pgn_cuts
+from . import PLANES, _dirfill, pgn_cuts
 
 __all__ = ["PGNDataset", "to_tensors"]
 
@@ -66,15 +67,22 @@ class _Shipped:
     reuses: pickled to the main process as the region's place and the arrays' places, it
     becomes there a dict of tensors over that memory (no byte copied; the main process maps
     each region once). The worker fills a region again only once every tensor over it in the
-    main process is gone."""
+    main process is gone. planes: None, or a function that computes the batch's planes into the
+    array it is given (in the region: they are never copied)."""
 
     __slots__ = ("_handle", "_layout")
 
-    def __init__(self, batch):
+    def __init__(self, batch, planes=None):
         arrays = _tensor_views(batch)
-        self._handle, offsets = _dirfill._shared_pack(list(arrays.values()))
+        n = len(batch["file"])
+        shape = (n, len(PLANES), 8, 8)
+        room = int(np.prod(shape)) if planes else 0
+        self._handle, offsets = _dirfill._shared_pack(list(arrays.values()), room)
         self._layout = [(k, v.dtype.str, v.size, v.shape, at)
                         for (k, v), at in zip(arrays.items(), offsets)]
+        if planes:
+            planes(np.frombuffer(self._handle, np.uint8, room, offsets[-1]).reshape(shape))
+            self._layout.append(("planes", "|u1", room, shape, offsets[-1]))
 
     def __reduce__(self):
         pid, fd, key, size, kept = self._handle.send()
@@ -210,15 +218,13 @@ class PGNDataset(IterableDataset):
         specs = [(path, rng, game) for _, path, rng, game in parts]
         files = np.array([i for i, _, _, _ in parts], dtype=np.int32)
         it = _dirfill._pgn_batches(specs, self.batch_size, threads=self.threads,
-                                   planes=self.planes, chess960=self.chess960, where=self.where,
-                                   file_column=True, headers=False)
+                                   chess960=self.chess960, where=self.where, file_column=True,
+                                   headers=False)
         try:
             for batch in it:
                 if len(batch["ply"]) == 0:
                     continue
                 batch["file"] = files[batch["file"]]
-                if self.columns is not None:
-                    batch = {k: v for k, v in batch.items() if k in self.columns or k == "file"}
                 yield batch
         finally:
             it.close()
@@ -254,9 +260,23 @@ class PGNDataset(IterableDataset):
         if self.shuffle_buffer > 0:
             rng = np.random.default_rng([self.seed, self.epoch, share, shares])
             batches = self._shuffled(batches, rng)
-        if get_worker_info() is None:
-            for batch in batches:
-                yield to_tensors(batch)
-        else:  # to the main process through shared memory
-            for batch in batches:
-                yield _Shipped(batch)
+        # The planes last, once the rows are in their final order (a shuffle moves 137 bytes
+        # a row, not 4,937), where they go: into the shared memory of a worker's batch.
+        planes = self.planes and (self.columns is None or "planes" in self.columns)
+        worker = get_worker_info() is not None
+        for batch in batches:
+            compute = functools.partial(self._planes, batch) if planes else None
+            if self.columns is not None:
+                batch = {k: v for k, v in batch.items() if k in self.columns or k == "file"}
+            if worker:  # to the main process through shared memory
+                yield _Shipped(batch, compute)
+                continue
+            if compute:
+                batch["planes"] = compute(None)
+            yield to_tensors(batch)
+
+    def _planes(self, batch, out):
+        """The planes of a batch's rows, into out (or a new array when None)."""
+        return _dirfill._planes_from_rows(batch["pieces"], batch["stm"], self.threads,
+                                          castling=batch["castling"], ep=batch["ep"],
+                                          chess960=self.chess960, out=out)[0]

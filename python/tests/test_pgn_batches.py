@@ -405,6 +405,13 @@ def test_shared_guards():
         dirfill._dirfill._shared_pack([np.arange(10)[::2]])
     with pytest.raises(TypeError, match="C-contiguous"):
         dirfill._dirfill._shared_pack([b"bytes"])
+    with pytest.raises(ValueError, match="room"):
+        dirfill._dirfill._shared_pack(arrays, -1)
+    # room after the arrays, written through the handle and read by the receiver
+    handle, offsets = dirfill._dirfill._shared_pack(arrays, 1000)
+    np.frombuffer(handle, np.uint8, 1000, offsets[-1])[:] = 7
+    got = receive(handle.send(), offsets, arrays + [np.zeros(1000, np.uint8)])
+    assert np.array_equal(got[0], arrays[0]) and (got[1] == 7).all()
     # the count taken by send() given back: a lease over the region
     dirfill._dirfill._shared_open(pid, fd, key, size).lease()
 

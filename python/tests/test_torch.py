@@ -213,3 +213,21 @@ def test_main_process_keeps_a_bounded_number_of_mappings():
         first = first or (got, a)
     assert len(dirfill.torch._MAPPINGS) == dirfill.torch._MAPPINGS_KEPT
     assert np.array_equal(first[0]["x"].numpy(), first[1])
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")
+@pytest.mark.parametrize("workers", [0, 2])
+def test_planes_computed_last_into_the_batch(files, workers):
+    """Planes with shuffling and columns that leave the bitboards out: computed from each
+    batch's rows in their final order (in a worker, straight into its shared memory)."""
+    ds = PGNDataset(files, 300, planes=True, shuffle_buffer=1000, seed=3,
+                    columns=["planes", "game", "ply"])
+    batches = list(DataLoader(ds, batch_size=None, num_workers=workers))
+    assert set(batches[0]) == {"planes", "game", "ply", "file"}
+    got = gather(batches)
+    want = sort_rows(expected(files))
+    order = np.lexsort([got[k] for k in reversed(KEYS)])
+    planes = dirfill.attack_planes_from_bitboards(want["pieces"], want["stm"],
+                                                  castling=want["castling"], ep=want["ep"])
+    assert np.array_equal(got["planes"][order], planes)
+    assert not np.array_equal(got["game"], np.sort(got["game"]))  # shuffled
