@@ -672,7 +672,10 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 const char *q = p + 1;
                 while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
                 if (q == end) break; /* it may go on in the next piece: read below */
-                token_at(r, v, p, q);
+                if (q - p <= DF_PGN_TOKEN_MAX && all_digits(p, (uint32_t)(q - p)))
+                    r->line_start = false; /* a move number: nothing to do (token_done) */
+                else
+                    token_at(r, v, p, q);
                 p = q;
                 if (r->state != ST_MOVES || r->stopped) {
                     next_round = true;
@@ -840,6 +843,14 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                     const char *q = df__find3(p, end, '}', '[', '\n');
                     if (q > p) r->line_start = line_start = false;
                     p = q;
+                    /* "[%" not at a line start: a command begins (a round of the loop a byte
+                     * otherwise). */
+                    if (end - q > 2 && q[0] == '[' && q[1] == '%' && !line_start) {
+                        r->cmd_state = 2;
+                        r->cmd_len = 0;
+                        p = q + 2;
+                        continue;
+                    }
                 } else if (r->cmd_state == 2) {
                     /* A command's text ("eval 0.17") up to ']', '}' or a newline: read where
                      * it stands when its ']' is in this piece of input (the usual case). */
