@@ -21,7 +21,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE := build/release
 VERSION := $(shell sed -n 's/^\#define DIRFILL_VERSION_STRING "\(.*\)".*/\1/p' include/dirfill/version.h)
 
-.PHONY: all bench test test-torch test-asan test-asan-clang test-tsan test-fuzz test-aarch64 fuzz \
+.PHONY: all bench test test-torch test-asan test-asan-clang test-tsan test-fuzz fuzz-report test-aarch64 fuzz \
         bench-plot picture docs build python python-asan clean
 
 all: build
@@ -120,12 +120,21 @@ test-tsan:
 	cmake --build --preset tsan -j $(JOBS)
 	ctest --preset tsan
 
+# What a failed fuzz run leaves for whoever reads only the end of the log (a CI summary): the
+# CPU (the inputs a run tries depend on the code paths it covers, and the backend and lookup
+# chosen differ by CPU) and each input that failed, in base64.
+fuzz-report:
+	@echo "=== fuzz failure: $$(grep -m1 'model name' /proc/cpuinfo)"
+	@for f in build/fuzz/tests/artifacts/*; do \
+	  [ -f "$$f" ] && { echo "=== $$f"; base64 -w 0 "$$f"; echo; }; done; true
+
 # libFuzzer targets under ASan/UBSan with clang: a bounded run of each.
 test-fuzz:
 	$(call ensure,$(TEST_DEPS) libclang-rt-14-dev)
 	cmake --preset fuzz
 	cmake --build --preset fuzz -j $(JOBS)
-	ctest --preset fuzz
+	rm -rf build/fuzz/tests/artifacts
+	ctest --preset fuzz || { $(MAKE) --no-print-directory fuzz-report; exit 1; }
 
 # Fuzz longer: make fuzz FUZZ_SECONDS=3600 (each target in turn; new inputs kept in build/fuzz).
 FUZZ_SECONDS ?= 300

@@ -28,4 +28,13 @@ printf '#include <stdint.h>\nstatic inline int df_bad(uint32_t x) { return x; }\
   >"$work/headers/include/dirfill/bad.h"
 printf '#include "dirfill/bad.h"\n' >"$work/headers/include/dirfill.h"
 expect_fail headers "FAIL: dirfill.h" "$src/tests/header-check.sh" "$work/headers" "$work/headers-out"
-echo "guards: 2 fired"
+
+# make fuzz-report (what a failed test-fuzz prints last, for a CI log read from its end): the
+# input a fuzzer left, in base64.
+mkdir -p "$work/fuzz/build/fuzz/tests/artifacts"
+printf '1. e4 {\n' >"$work/fuzz/build/fuzz/tests/artifacts/pgn-crash-0"
+make -s -C "$work/fuzz" -f "$src/Makefile" fuzz-report >"$work/fuzz.log" 2>/dev/null
+grep -q "^$(printf '1. e4 {\n' | base64 -w 0)\$" "$work/fuzz.log" ||
+  { echo "FAIL: fuzz-report did not print the input:"; cat "$work/fuzz.log"; exit 1; }
+echo "fires: fuzz-report"
+echo "guards: 3 fired"
