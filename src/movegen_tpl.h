@@ -358,7 +358,7 @@ MG_INLINE void mg_pawns(mg_groups *G, const mg_position *p)
 
 /* En passant: played on the occupancy, then the king is looked at. That catches the pin on
  * the rank through both pawns, and checks it does or does not answer. */
-MG_INLINE void mg_en_passant(mg_groups *G, const mg_position *p)
+MG_INLINE void mg_en_passant(mg_groups *G, const mg_position *p, const df__sliders sl)
 {
     const df_board *b = p->b;
     const df_square ep = (df_square)b->ep, victim = df_en_passant_victim(ep);
@@ -368,9 +368,8 @@ MG_INLINE void mg_en_passant(mg_groups *G, const mg_position *p)
         const df_square from = df_pop_lsb(&candidates);
         const df_bb occ = p->occ ^ df_square_bb(from) ^ df_square_bb(ep) ^ df_square_bb(victim);
         const df_bb checks =
-            (df_square_rook_attacks(p->ksq, occ) & p->e_rq) |
-            (df_square_bishop_attacks(p->ksq, occ) & p->enemy &
-             (b->piece[DF_BISHOP] | b->piece[DF_QUEEN])) |
+            (mg_rook(p->ksq, occ, sl) & p->e_rq) |
+            (mg_bishop(p->ksq, occ, sl) & p->enemy & (b->piece[DF_BISHOP] | b->piece[DF_QUEEN])) |
             (df_knight_attacks(king) & p->enemy & b->piece[DF_KNIGHT]) |
             (df_pawn_table[p->us][p->ksq] & p->enemy & b->piece[DF_PAWN] & ~df_square_bb(victim));
         if (!checks) mg_add(G, G_EN_PASSANT, DF_PAWN, df_square_bb(ep), from, 0, 0);
@@ -392,7 +391,7 @@ MG_INLINE void mg_collect(const df_board *b, mg_groups *G, unsigned kinds, const
     mg_pieces(G, &p, sl);
     if (p.pinned && !p.checkers) mg_pinned(G, &p);
     mg_pawns(G, &p);
-    if (b->ep < 64 && (kinds & DF__GEN_CAPTURES)) mg_en_passant(G, &p);
+    if (b->ep < 64 && (kinds & DF__GEN_CAPTURES)) mg_en_passant(G, &p, sl);
 }
 
 /* The slider of a G_SLIDER group that reaches t: the first piece met walking back from t
