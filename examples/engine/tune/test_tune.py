@@ -24,6 +24,8 @@ import weights_header  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WEIGHTS_H = os.path.join(HERE, "..", "weights.h")
+# The fitted weights kept beside the engine's (README: which of the two it builds with, and why).
+WEIGHTS_TUNED_H = os.path.join(HERE, "weights_tuned.h")
 PROGRAM = os.environ.get("DFENGINE_FEATURES")
 # The PGN reader, for the whole pipeline.
 HAVE_DIRFILL = importlib.util.find_spec("dirfill") is not None
@@ -115,6 +117,13 @@ class Header(unittest.TestCase):
         terms, source = weights_header.read_header(WEIGHTS_H)
         with open(WEIGHTS_H, encoding="utf-8") as f:
             self.assertEqual(weights_header.format_header(terms, source), f.read())
+
+    def test_the_kept_weights_fit_the_engine(self):
+        terms, source = weights_header.read_header(WEIGHTS_TUNED_H)
+        with open(WEIGHTS_TUNED_H, encoding="utf-8") as f:
+            self.assertEqual(weights_header.format_header(terms, source), f.read())
+        engine_terms, _ = weights_header.read_header(WEIGHTS_H)
+        self.assertEqual([t[0] for t in terms], [t[0] for t in engine_terms])
 
     def test_written_weights_read_back(self):
         terms = [("pawn", 101, -7), ("knight_centre", -3, 0), ("tempo", 12, 9)]
