@@ -19,6 +19,9 @@
 #   --tc TC          time control, moves/seconds+increment as the referee takes it (5+0.05)
 #   --nodes N        a node budget per move for both engines instead of a clock (not with
 #                    toga2, which ignores it)
+#   --margin MS      the referee's timemargin: a move may overrun the clock by MS milliseconds
+#                    without forfeiting (its clock then stands at 0), for a loaded machine, where
+#                    a starved engine loses on time rather than at chess (default 0)
 #   --concurrency N  games at once (default 1: two engines on two cores; more oversubscribes
 #                    a clock match and turns losses into time forfeits)
 #   --out DIR        where the PGN and the referee's log go (default build/match)
@@ -31,7 +34,7 @@
 # does not accept is counted as an illegal move too. Exit status 1 when any of those is not 0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-games=200 tc=5+0.05 nodes="" concurrency=1 out=build/match referee=${REFEREE:-}
+games=200 tc=5+0.05 nodes="" margin=0 concurrency=1 out=build/match referee=${REFEREE:-}
 names=() paths=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -44,10 +47,11 @@ while [ $# -gt 0 ]; do
     --games) games=$2; shift 2 ;;
     --tc) tc=$2; shift 2 ;;
     --nodes) nodes=$2; shift 2 ;;
+    --margin) margin=$2; shift 2 ;;
     --concurrency) concurrency=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --referee) referee=$2; shift 2 ;;
-    -h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "match: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -113,7 +117,7 @@ for i in "${!paths[@]}"; do
   ours+=(-engine cmd="$out/${names[$i]}-$stamp" name="${names[$i]}")
   [ $kind = cutechess ] && ours+=(proto=uci)
 done
-limit=(tc="$tc")
+limit=(tc="$tc" timemargin="$margin")
 [ -n "$nodes" ] && limit=(tc=inf nodes="$nodes")
 rounds=$(( (games + 1) / 2 ))
 # The openings, drawn here rather than by the referee: fastchess keeps only the first `rounds`
