@@ -249,12 +249,7 @@ static void test_san_pins_and_checks_against_reference(void **state)
     long texts = 0, refused = 0;
     for (long i = 0; i < DFT_ITERATIONS / 1000; i++) {
         df_board b;
-        if (i % 2)
-            dft_rand_game_position(&b);
-        else {
-            dft_rand_board(&b);
-            if (!df_board_playable(&b)) continue;
-        }
+        if (!dft_rand_playable(&b, i)) continue;
         const df_color us = df_board_stm(&b);
         const df_bb occ = df_board_occupied(&b);
         for (df_bb own = b.color[us]; own;) {
