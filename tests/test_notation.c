@@ -247,7 +247,7 @@ static void test_san_pins_and_checks_against_reference(void **state)
 {
     (void)state;
     long texts = 0, refused = 0;
-    for (long i = 0; i < DFT_ITERATIONS / 1000; i++) {
+    for (long i = 0; i < DFT_ITERATIONS / 5000; i++) {
         df_board b;
         if (!dft_rand_playable(&b, i)) continue;
         const df_color us = df_board_stm(&b);
