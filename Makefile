@@ -60,11 +60,13 @@ PICTURE_SHOW := counts.black,pins,twice.white
 picture: build
 	$(RELEASE)/dirfill analyze --svg docs/attack-map.svg --show $(PICTURE_SHOW) --fen "$(PICTURE_FEN)" > /dev/null
 
+# The Python package first: CMake then finds its venv, and the engine tuner's test
+# (example.engine_tune) runs with NumPy and dirfill instead of skipping.
 test:
 	$(call ensure,$(TEST_DEPS))
+	$(MAKE) --no-print-directory python
 	cmake --preset release -DDIRFILL_BUILD_TESTS=ON
 	cmake --build --preset release -j $(JOBS)
-	$(MAKE) --no-print-directory python
 	ctest --preset release -j $(JOBS)
 	$(VENV)/bin/python -m pytest -q python/tests --ignore=python/tests/test_torch.py
 
