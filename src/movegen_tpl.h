@@ -441,37 +441,33 @@ MG_INLINE void mg_expand(const mg_groups *G, df_move_list *out)
     out->count = n;
 }
 
-/* The entry points: the active lookup method's generator, one copy each. */
-static void k_generate(const df_board *b, unsigned kinds, df_move_list *out)
+/* The entry points: the active lookup method's generator, one copy each (count_only and the
+ * method constant in every copy, mg_collect being inlined). */
+MG_INLINE void mg_collect_active(const df_board *b, mg_groups *G, unsigned kinds,
+                                 const bool count_only)
 {
-    mg_groups G;
-    const df__sliders sl = df__sliders_active();
-    switch (sl) {
-#define MG_GENERATE(name, method)                                                                  \
+    switch (df__sliders_active()) {
+#define MG_COLLECT(name, method)                                                                   \
     case method:                                                                                   \
-        mg_collect(b, &G, kinds, false, df_board_stm(b), method);                                  \
+        mg_collect(b, G, kinds, count_only, df_board_stm(b), method);                              \
         break;
-        MG_SLIDERS(MG_GENERATE)
-#undef MG_GENERATE
+        MG_SLIDERS(MG_COLLECT)
+#undef MG_COLLECT
     default:
         __builtin_unreachable(); /* df__sliders_active names a compiled method */
     }
+}
+
+static void k_generate(const df_board *b, unsigned kinds, df_move_list *out)
+{
+    mg_groups G;
+    mg_collect_active(b, &G, kinds, false);
     mg_expand(&G, out);
 }
 
 static uint64_t k_count_legal(const df_board *b)
 {
     mg_groups G;
-    const df__sliders sl = df__sliders_active();
-    switch (sl) {
-#define MG_COUNT(name, method)                                                                     \
-    case method:                                                                                   \
-        mg_collect(b, &G, DF__GEN_ALL, true, df_board_stm(b), method);                             \
-        break;
-        MG_SLIDERS(MG_COUNT)
-#undef MG_COUNT
-    default:
-        __builtin_unreachable();
-    }
+    mg_collect_active(b, &G, DF__GEN_ALL, true);
     return G.count;
 }
