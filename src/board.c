@@ -96,12 +96,8 @@ df_status df_board_from_parts(df_board *out, const df_board_parts *parts)
 void df_board_to_parts(df_board_parts *out, const df_board *b)
 {
     memset(out, 0, sizeof *out);
-    for (int c = 0; c < DF_COLORS; c++)
-        for (int t = 0; t < DF_PIECE_TYPES; t++)
-            out->pieces[df_piece_index((df_color)c, (df_piece_type)t)] = b->color[c] & b->piece[t];
-    for (int r = 0; r < DF_CASTLE_RIGHTS; r++)
-        if ((b->castling >> r) & 1)
-            out->castling_rooks |= df_square_bb((df_square)b->castle_rook[r]);
+    df_board_piece_sets(out->pieces, b);
+    out->castling_rooks = df_board_castling_rooks(b);
     out->ep = b->ep < 64 ? b->ep : -1;
     out->halfmove = b->halfmove;
     out->fullmove = b->fullmove;

@@ -107,6 +107,24 @@ DF_API bool df_board_playable(const df_board *b);
  *  shakmaty's colour-major order). */
 static inline int df_piece_index(df_color c, df_piece_type t) { return (int)(c & 1) * 6 + (int)t; }
 
+/** The 12 piece bitboards in df_piece_index order, written into out (inline: data pipelines
+ *  call it once a position, where a call and a cleared df_board_parts cost more than it). */
+static inline void df_board_piece_sets(uint64_t out[12], const df_board *b)
+{
+    for (int t = 0; t < DF_PIECE_TYPES; t++) {
+        out[df_piece_index(DF_WHITE, (df_piece_type)t)] = b->color[DF_WHITE] & b->piece[t];
+        out[df_piece_index(DF_BLACK, (df_piece_type)t)] = b->color[DF_BLACK] & b->piece[t];
+    }
+}
+/** The rooks that may still castle, as df_board_parts.castling_rooks holds them. */
+static inline df_bb df_board_castling_rooks(const df_board *b)
+{
+    df_bb rooks = 0;
+    for (int r = 0; r < DF_CASTLE_RIGHTS; r++)
+        if ((b->castling >> r) & 1) rooks |= df_square_bb((df_square)b->castle_rook[r]);
+    return rooks;
+}
+
 /** A position as plain fields, the way data pipelines and other libraries hold one. */
 typedef struct df_board_parts {
     uint64_t pieces[12];  /**< bitboards by df_piece_index */

@@ -587,19 +587,21 @@ void dfpy_sink_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
     dfpy_rows *c = &s->rows;
     if (c->n == c->cap && !dfpy_rows_reserve(c, c->n + 1)) return;
     const size_t i = c->n++;
-    df_board_parts parts;
-    df_board_to_parts(&parts, p->before);
-    memcpy(c->pieces + 12 * i, parts.pieces, sizeof parts.pieces);
-    c->castling[i] = parts.castling_rooks;
-    c->stm[i] = (uint8_t)parts.stm;
-    c->ep[i] = (int8_t)parts.ep;
-    c->halfmove[i] = parts.halfmove;
-    c->fullmove[i] = parts.fullmove;
+    const df_board *b = p->before;
+    /* df_board_to_parts' fields written in place (a row a ply: the parts struct, its clearing
+     * and its copy cost as much as the rest of the row). */
+    df_board_piece_sets(c->pieces + 12 * i, b);
+    c->castling[i] = df_board_castling_rooks(b);
+    const df_color stm = df_board_stm(b);
+    c->stm[i] = (uint8_t)stm;
+    c->ep[i] = (int8_t)(b->ep < 64 ? b->ep : -1);
+    c->halfmove[i] = b->halfmove;
+    c->fullmove[i] = b->fullmove;
     c->ply[i] = p->ply;
     c->game[i] = (int64_t)g->index;
     c->move[i] = p->move;
     /* The side to move's view: White's figures negated for Black. */
-    const float sign = parts.stm == DF_WHITE ? 1.0f : -1.0f;
+    const float sign = stm == DF_WHITE ? 1.0f : -1.0f;
     if (p->eval_kind == DF_PGN_EVAL_PAWNS)
         c->eval[i] = sign * (float)p->pawns;
     else if (p->eval_kind == DF_PGN_EVAL_MATE)

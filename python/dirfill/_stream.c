@@ -205,26 +205,25 @@ static int deliver(void *ctx, void *p, uint64_t first_game)
         }
         return 0;
     }
+    /* Rows go in runs as long as a batch has room (a copy per column and run, not per game);
+     * a game's records go with its first row, so into the batch that holds the first row of a
+     * game at or after it: those up to the run's last game, or all that remain when the rows
+     * ran out with room left. */
     size_t i = 0, at = 0;
     while (i < rows->n || at < s->rec.len) {
         if (!st->filling && !(st->filling = batch_new(st))) return st->failed = true, 1;
         batch *b = st->filling;
-        const uint64_t grec = at < s->rec.len ? record_game(&s->rec, at) : UINT64_MAX;
-        if (at < s->rec.len && (i >= rows->n || grec <= (uint64_t)rows->game[i])) {
-            /* A game's records go with its first row. */
-            at = record_copy(&b->rec, &s->rec, at, base, st->line_base);
-            if (b->rec.failed) return st->failed = true, 1;
-            continue;
-        }
-        const size_t room = st->batch_size - b->rows.n,
-                     limit = rows->n - i < room ? rows->n : i + room;
-        size_t j = i;
-        while (j < limit && (uint64_t)rows->game[j] < grec) j++;
+        const size_t room = st->batch_size - b->rows.n, j = rows->n - i < room ? rows->n : i + room;
         if (b->file)
             for (size_t k = b->rows.n; k < b->rows.n + (j - i); k++) b->file[k] = st->source;
         dfpy_rows_append(&b->rows, rows, i, j, (int64_t)base);
+        const bool full = b->rows.n == st->batch_size;
+        const uint64_t last = full ? (uint64_t)rows->game[j - 1] : UINT64_MAX;
+        while (at < s->rec.len && record_game(&s->rec, at) <= last)
+            at = record_copy(&b->rec, &s->rec, at, base, st->line_base);
+        if (b->rec.failed) return st->failed = true, 1;
         i = j;
-        if (b->rows.n == st->batch_size && !emit(st)) return 1;
+        if (full && !emit(st)) return 1;
     }
     return __atomic_load_n(&st->stop, __ATOMIC_RELAXED);
 }
@@ -263,8 +262,9 @@ static void keep_exception(stream *st)
 
 /* threads == 1: the reader on this thread, its rows delivered once SERIAL_ROWS wait at a game's
  * end (df_pgn_read_threaded on one thread delivers where a block of input ends between games,
- * which a block rarely does: its one sink would hold most of a file's rows). */
-enum { SERIAL_ROWS = 8192, SERIAL_TEXT = 1 << 20, SERIAL_BLOCK = 1 << 20 };
+ * which a block rarely does: its one sink would hold most of a file's rows). 1024 rows (140 KB)
+ * stay in the core's L2 cache between their writing and their copy into a batch; 8192 did not. */
+enum { SERIAL_ROWS = 1024, SERIAL_TEXT = 1 << 20, SERIAL_BLOCK = 1 << 20 };
 
 typedef struct {
     stream *st;

@@ -65,8 +65,9 @@ def test_batches_are_pgn_positions(whole, size):
         assert merged(batches, key) == whole[key], key
 
 
-def test_games_travel_with_their_first_row(whole):
-    batches = list(dirfill.pgn_batches(BIG, 1000, threads=2))
+@pytest.mark.parametrize("threads", [1, 2])
+def test_games_travel_with_their_first_row(whole, threads):
+    batches = list(dirfill.pgn_batches(BIG, 1000, threads=threads))
     # A batch boundary inside a game: its headers are in the batch of its first row.
     split = 0
     for b in batches:
