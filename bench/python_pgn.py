@@ -4,8 +4,10 @@
 
     bench/python_pgn.py speed FILE [--repeat N]      positions/s: `dirfill pgn --threads 1`,
                                                      pgn_batches (1 thread, 2 threads, planes),
-                                                     pgn_positions (1 thread), medians of N runs
-                                                     taken in turn, ratios from the same runs;
+                                                     pgn_positions (1 thread; and again in the
+                                                     process, its memory touched before), medians
+                                                     of N runs taken in turn, ratios from the
+                                                     same runs;
                                                      and positions per CPU second
     bench/python_pgn.py rss FILE...                  peak RSS of pgn_batches(batch_size=4096,
                                                      threads=2) over each file, the caller
@@ -74,7 +76,12 @@ CALLS = {"batches_1": "batches(path, 1)",
          "batches_1_no_headers": "batches(path, 1, headers=False)",
          "batches_2": "batches(path, 2)",
          "batches_planes_1": "batches(path, 1, planes=True)",
-         "positions_1": "positions(path)"}
+         "positions_1": "positions(path)",
+         # The same call again in the process: its output's memory (137 bytes a position) was
+         # touched before. In a VM the first touch of fresh memory is the host's work too, and
+         # varies from run to run (282 MB: 0.04-0.63 s here); this row leaves it out.
+         "positions_1_warm": "positions(path)"}
+WARM_UP = {"positions_1_warm": "positions(path)"}
 
 
 def measure(key, path):
@@ -83,7 +90,8 @@ def measure(key, path):
     module is imported before the clock starts (NumPy's import alone is 0.14 s of CPU), as the C
     reader's figure leaves out the program's start."""
     code = ("import sys; sys.path.insert(0, %r); from python_pgn import *; import dirfill; "
-            "path = %r; print(*timed(lambda: %s))" % (os.path.dirname(__file__), path, CALLS[key]))
+            "path = %r; %s; print(*timed(lambda: %s))"
+            % (os.path.dirname(__file__), path, WARM_UP.get(key, "None"), CALLS[key]))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     return int(out[0]), float(out[1]), float(out[2])
@@ -107,7 +115,7 @@ def speed(args):
             cpu[key].append(m / c)
     med = {k: statistics.median(v) for k, v in runs.items()}
     med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
-    one = ("batches_1", "batches_1_no_headers", "positions_1")
+    one = ("batches_1", "batches_1_no_headers", "positions_1", "positions_1_warm")
     report = {"file": args.file, "positions": n, "repeat": args.repeat,
               "positions_per_s": med,
               "ratios": dict({k + "/c_reader": med[k] / med["c_reader"] for k in one},
