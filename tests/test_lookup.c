@@ -112,24 +112,45 @@ static void test_select(void **state)
     assert_string_equal(dft_lookup_auto(), df_lookup_name());
 }
 
-/* Every query of the methods on b, against the reference and the attack maps. */
-static void check_board(const df_board *b, bool legal)
+/* The reference's answers about one board, computed once for every method checked on it. */
+typedef struct {
+    df_bb reduced, all[64], through_reduced[64];
+    df_move_list moves;
+    int see[DF_MAX_MOVES], check[DF_MAX_MOVES];
+} answers;
+
+static void reference_answers(answers *a, const df_board *b, bool legal)
+{
+    const df_bb occ = df_board_occupied(b);
+    a->reduced = occ & (dft_rand_bb() | b->piece[DF_KING]);
+    ref_attackers_to_all(a->all, b, occ);
+    ref_attackers_to_all(a->through_reduced, b, a->reduced);
+    a->moves.count = 0;
+    if (!legal) return;
+    df_generate_legal(&a->moves, b);
+    for (uint32_t k = 0; k < a->moves.count; k++) {
+        a->see[k] = ref_see(b, a->moves.moves[k]);
+        a->check[k] = ref_gives_check(b, a->moves.moves[k]);
+    }
+}
+
+/* Every query of the selected method on b, against the reference and the attack maps. */
+static void check_method(const df_board *b, const answers *a)
 {
     const df_bb occ = df_board_occupied(b);
     df_bb all[64];
     df_attackers_to_all(all, b);
     df_attack_map maps[2];
     df_attack_maps(maps, b);
-    const df_bb reduced = occ & (dft_rand_bb() | b->piece[DF_KING]);
     char fen[DF_FEN_MAX];
     df_fen_format(fen, sizeof fen, b, DF_FEN_STANDARD);
     for (int s = 0; s < 64; s++) {
         const df_square sq = (df_square)s;
-        const df_bb want = ref_attackers_to(b, s, occ);
+        const df_bb want = a->all[s];
         DFT_ASSERT_BB(want, all[sq], "all sq=%d %s", s, fen);
         DFT_ASSERT_BB(want, df_attackers_to(b, sq, occ), "sq=%d %s", s, fen);
-        DFT_ASSERT_BB(ref_attackers_to(b, s, reduced), df_attackers_to(b, sq, reduced),
-                      "sq=%d through %016llx %s", s, (unsigned long long)reduced, fen);
+        DFT_ASSERT_BB(a->through_reduced[s], df_attackers_to(b, sq, a->reduced),
+                      "sq=%d through %016llx %s", s, (unsigned long long)a->reduced, fen);
         for (int c = 0; c < DF_COLORS; c++) {
             const df_bb by = want & b->color[c];
             int count = 0;
@@ -143,19 +164,30 @@ static void check_board(const df_board *b, bool legal)
                          df_popcount(by));
         }
     }
-    if (!legal) return;
-    df_move_list list;
-    df_generate_legal(&list, b);
-    for (uint32_t k = 0; k < list.count; k++) {
-        const df_move m = list.moves[k];
-        const int see = df_see(b, m), want_see = ref_see(b, m);
-        const int check = df_gives_check(b, m), want_check = ref_gives_check(b, m);
-        if (see != want_see || check != want_check) {
+    for (uint32_t k = 0; k < a->moves.count; k++) {
+        const df_move m = a->moves.moves[k];
+        const int see = df_see(b, m), check = df_gives_check(b, m);
+        if (see != a->see[k] || check != a->check[k]) {
             char uci[DF_UCI_MAX];
             df_move_to_uci(uci, b, m);
-            fail_msg("%s %s: SEE %d (reference %d), gives check %d (reference %d)", fen, uci, see,
-                     want_see, check, want_check);
+            fail_msg("%s %s (%s): SEE %d (reference %d), gives check %d (reference %d)", fen, uci,
+                     df_lookup_name(), see, a->see[k], check, a->check[k]);
         }
+    }
+}
+
+/* b under every method this CPU runs (the reference asked once). */
+static void check_board(const df_board *b, bool legal)
+{
+    answers a;
+    reference_answers(&a, b, legal);
+    for (size_t i = 0; i < dft_lookup_count(); i++) {
+        bool supported;
+        const char *name = dft_lookup_at(i, &supported);
+        if (!supported) continue;
+        assert_int_equal(DF_OK, df_lookup_select(name));
+        assert_string_equal(name, df_lookup_name());
+        check_method(b, &a);
     }
 }
 
@@ -197,23 +229,19 @@ static void test_methods(void **state)
     for (size_t i = 0; i < dft_lookup_count(); i++) {
         bool supported;
         const char *name = dft_lookup_at(i, &supported);
-        if (!supported) {
-            assert_int_equal(DF_ERR_UNSUPPORTED_BACKEND, df_lookup_select(name));
-            print_message("%s: this CPU cannot run it\n", name);
-            continue;
-        }
-        assert_int_equal(DF_OK, df_lookup_select(name));
-        assert_string_equal(name, df_lookup_name());
-        long boards = check_suite("cpw.epd", false) + check_suite("chess960.epd", true);
-        for (long k = 0; k < DFT_ITERATIONS / 1000; k++) {
-            df_board b;
-            dft_rand_board(&b);
-            check_board(&b, false);
-            if (dft_rand_playable(&b, k)) check_board(&b, true);
-            boards++;
-        }
-        print_message("%s on %s: %ld boards\n", name, dft_backend(), boards);
+        if (supported) continue;
+        assert_int_equal(DF_ERR_UNSUPPORTED_BACKEND, df_lookup_select(name));
+        print_message("%s: this CPU cannot run it\n", name);
     }
+    long boards = check_suite("cpw.epd", false) + check_suite("chess960.epd", true);
+    for (long k = 0; k < DFT_ITERATIONS / 1000; k++) {
+        df_board b;
+        dft_rand_board(&b);
+        check_board(&b, false);
+        if (dft_rand_playable(&b, k)) check_board(&b, true);
+        boards++;
+    }
+    print_message("every method this CPU runs, on %s: %ld boards\n", dft_backend(), boards);
     assert_int_equal(DF_OK, df_lookup_select("auto"));
 }
 

@@ -58,32 +58,33 @@ df_bb ref_xray(int sq, df_bb occ, int d)
     return s < 0 ? 0 : ref_ray(s, occ, d);
 }
 
-static df_bb ref_offsets(df_bb from, const int (*off)[2], int n)
+static const int knight_off[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
+                                     {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+static const int king_off[8][2] = {{0, 1},  {1, 1},   {1, 0},  {1, -1},
+                                   {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}};
+
+/* The squares at the offsets from sq that are on the board. */
+static df_bb ref_offsets_from(int sq, const int (*off)[2], int n)
 {
     df_bb out = 0;
-    for (int sq = 0; sq < 64; sq++) {
-        if (!has(from, sq)) continue;
-        for (int i = 0; i < n; i++) {
-            int f = sq % 8 + off[i][0], r = sq / 8 + off[i][1];
-            if (f >= 0 && f < 8 && r >= 0 && r < 8) out |= bit(r * 8 + f);
-        }
+    for (int i = 0; i < n; i++) {
+        int f = sq % 8 + off[i][0], r = sq / 8 + off[i][1];
+        if (f >= 0 && f < 8 && r >= 0 && r < 8) out |= bit(r * 8 + f);
     }
     return out;
 }
 
-df_bb ref_knight(df_bb knights)
+static df_bb ref_offsets(df_bb from, const int (*off)[2], int n)
 {
-    static const int off[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
-                                  {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-    return ref_offsets(knights, off, 8);
+    df_bb out = 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (has(from, sq)) out |= ref_offsets_from(sq, off, n);
+    return out;
 }
 
-df_bb ref_king(df_bb kings)
-{
-    static const int off[8][2] = {{0, 1},  {1, 1},   {1, 0},  {1, -1},
-                                  {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}};
-    return ref_offsets(kings, off, 8);
-}
+df_bb ref_knight(df_bb knights) { return ref_offsets(knights, knight_off, 8); }
+
+df_bb ref_king(df_bb kings) { return ref_offsets(kings, king_off, 8); }
 
 df_bb ref_pawn(df_bb pawns, int color, int east)
 {
@@ -120,12 +121,17 @@ df_bb ref_piece_attacks(int type, int color, int sq, df_bb occ)
 {
     df_bb out = 0;
     switch (type) {
-    case DF_PAWN:
-        return ref_pawn(bit(sq), color, 0) | ref_pawn(bit(sq), color, 1);
+    /* One square's offsets, not ref_pawn/ref_knight/ref_king's walk over all 64 squares: the
+     * oracle tests call this for every piece of every square they check (it was two thirds of
+     * their time). */
+    case DF_PAWN: {
+        const int off[2][2] = {{-1, color ? -1 : 1}, {1, color ? -1 : 1}};
+        return ref_offsets_from(sq, off, 2);
+    }
     case DF_KNIGHT:
-        return ref_knight(bit(sq));
+        return ref_offsets_from(sq, knight_off, 8);
     case DF_KING:
-        return ref_king(bit(sq));
+        return ref_offsets_from(sq, king_off, 8);
     default:
         for (int d = 0; d < 8; d++)
             if (type == DF_QUEEN || (type == DF_ROOK) == (d % 2 == 0)) out |= ref_ray(sq, occ, d);
@@ -238,6 +244,19 @@ df_bb ref_attackers_to(const df_board *b, int sq, df_bb occ)
     return out;
 }
 
+void ref_attackers_to_all(df_bb out[64], const df_board *b, df_bb occ)
+{
+    memset(out, 0, 64 * sizeof *out);
+    for (int s = 0; s < 64; s++) {
+        int type = df_board_type_at(b, (df_square)s);
+        if (type == DF_PIECE_TYPES) continue;
+        int color = (int)((b->color[DF_BLACK] >> s) & 1);
+        df_bb att = ref_piece_attacks(type, color, s, occ);
+        for (int t = 0; t < 64; t++)
+            if (has(att, t)) out[t] |= bit(s);
+    }
+}
+
 /* ---- The engine layer, the obvious way ---------------------------------------------------- */
 
 static int ref_type_at(const df_board *b, int sq) { return df_board_type_at(b, (df_square)sq); }
@@ -287,7 +306,8 @@ static df_bb ref_span(int a, int b)
     return out;
 }
 
-void ref_make_move(df_board *out, const df_board *b, df_move m)
+/* The board after m, its key left as it was (a legality test needs no key). */
+static void ref_make_board(df_board *out, const df_board *b, df_move m)
 {
     df_board n = *b;
     const int us = b->stm, them = us ^ 1, from = df_move_from(m), to = df_move_to(m);
@@ -329,19 +349,29 @@ void ref_make_move(df_board *out, const df_board *b, df_move m)
     n.halfmove = type == DF_PAWN || capture ? 0 : b->halfmove + 1;
     n.fullmove = b->fullmove + (uint32_t)us;
     n.stm = (uint8_t)them;
-    n.key = ref_polyglot_key(&n);
     *out = n;
 }
 
+void ref_make_move(df_board *out, const df_board *b, df_move m)
+{
+    ref_make_board(out, b, m);
+    out->key = ref_polyglot_key(out);
+}
+
+/* Whether a piece of by on occ attacks sq (by's pieces only: the other side's cannot). */
 static int ref_attacked(const df_board *b, int sq, int by, df_bb occ)
 {
-    return (ref_attackers_to(b, sq, occ) & b->color[by] & occ) != 0;
+    for (int s = 0; s < 64; s++) {
+        if (!has(b->color[by] & occ, s)) continue;
+        if (has(ref_piece_attacks(ref_type_at(b, s), by, s, occ), sq)) return 1;
+    }
+    return 0;
 }
 
 static void ref_add(df_move *out, int *n, const df_board *b, df_move m)
 {
     df_board c;
-    ref_make_move(&c, b, m);
+    ref_make_board(&c, b, m);
     /* Legal when the mover's king is not attacked afterwards. */
     const int us = b->stm;
     int ksq = -1;

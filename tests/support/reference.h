@@ -26,6 +26,8 @@ df_bb ref_piece_attacks(int type, int color, int sq, df_bb occ);
 void ref_attack_map(df_attack_map *m, const df_board *b, int color);
 void ref_king_safety(df_king_safety_sets *ks, const df_board *b);
 df_bb ref_attackers_to(const df_board *b, int sq, df_bb occ);
+/* ref_attackers_to of every square: each piece's attacks walked once, not once a square. */
+void ref_attackers_to_all(df_bb out[64], const df_board *b, df_bb occ);
 
 /* The engine layer: every legal move (returns how many; out holds DF_MAX_MOVES), a move
  * played on a copy (key from scratch), the Polyglot key square by square, SEE by recursion. */
