@@ -10,8 +10,11 @@ missing=$(find . \( -path ./build -o -path ./.git -o -path '*/fuzz/seeds-*' -o -
                     -o -path './python/build' -o -name '*.egg-info' -o -path '*/__pycache__' \) -prune -o \
                -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' -o -name '*.py' -o -name '*.sh' \
                           -o -name CMakeLists.txt -o -name Makefile -o -name '*.in' -o -name '*.toml' \) \
-               -print | while read -r f; do
-            head -n 5 "$f" | grep -q 'SPDX-License-Identifier: MIT' || echo "$f"; done)
+               -print0 |
+          # One awk over every file (a head and a grep a file took 14 s on a loaded machine).
+          xargs -0 awk 'BEGIN { for (i = 1; i < ARGC; i++) seen[ARGV[i]] = 0 }
+                        FNR <= 5 && /SPDX-License-Identifier: MIT/ { seen[FILENAME] = 1 }
+                        END { for (f in seen) if (!seen[f]) print f }')
 if [ -n "$missing" ]; then
   echo "files without an SPDX-License-Identifier: MIT line:"
   echo "$missing"
