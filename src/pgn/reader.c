@@ -621,8 +621,9 @@ static const char *skim_blocks(df_pgn_reader *r, const char *p, const char *end,
         const uint64_t toggles = b.open | b.close;
         const uint64_t inside = prefix_xor(toggles) ^ in; /* a comment's '{' to its last byte */
         const uint64_t before = inside << 1 | (in & 1);   /* inside a comment before byte i */
+        const uint64_t starts = b.newline << 1 | prev_newline; /* bytes that start a line */
         const uint64_t events = (b.open & before) | (b.close & ~before) | (b.stop & ~before) |
-                                (b.line_start_stop & (b.newline << 1 | prev_newline));
+                                (starts ? df__skim_line_stops(p) & starts : 0);
         if (events) {
             const int e = __builtin_ctzll(events);
             const uint64_t below = (UINT64_C(1) << e) - 1;
