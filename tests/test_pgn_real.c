@@ -552,6 +552,64 @@ static void test_skim_finds_the_same_games(void **state)
     pgngen_text_free(&text);
 }
 
+/* Movetext that the skimmer's 64-byte blocks must hand over to the byte-wise code: comments
+ * over several lines, a '{' inside a comment, a '}' outside one, a '[' starting a line inside a
+ * comment (a new game) or inside an unclosed command (text), '%' lines, variations, line
+ * comments, results in comments, CRLF, a game of tags only. */
+static const char skim_snippets[] =
+    "[Event \"a\"]\n[White \"W\\\\1\"]\n\n"
+    "1. e4 { a comment { with a brace\n that goes on [%eval 0.5] and\non } e5 2. Nf3 "
+    "{[%clk 0:01:00\n]} Nc6 3. Bb5 } a6 4. O-O { 0-1 } Nf6 5. Re1 { long comment that runs "
+    "over more than sixty-four bytes of text on one line, with [%eval -0.25] } 1-0\n\n"
+    "[Event \"b\"]\n\n1. d4 { unclosed comment\n[Event \"c\"]\n[White \"W\\\\1\"]\n\n1. c4 c5 "
+    "0-1\n\n"
+    "[Event \"d\"]\n\n1. e4 { [%eval 0.1\n[Event \"e\"] } e5 1/2-1/2\n\n"
+    "[Event \"f\"]\n\n1. e4\n% escape line 1-0 {\ne5 { comment\n% not an escape } 2. Nf3 *\n\n"
+    "[Event \"g\"]\n[White \"W\\\\1\"]\n\n1. e4 (1. d4 { in a variation } d5 (1... Nf6)) e5 ; "
+    "line comment { 1-0\n2. Nf3 $1 Nc6 3. Bc4 Bc5 4. O-O-O?? 1/2-1/2\n\n"
+    "[Event \"h\"]\r\n[White \"W\\\\1\"]\r\n\r\n1. e4 {a comment\r\nover lines} e5 } 2. Nf3 {x}\r\n"
+    "{y} Nc6 1-0\r\n\r\n"
+    "[Event \"i\"]\n[Result \"*\"]\n\n[Event \"j\"]\n\n1. e4 { no end to it\n"
+    "[%eval 0.3] } e5 { [ not a tag }\n[Event \"k\"]\n1. d4 0-1\n";
+
+static void test_skim_blocks_hand_over(void **state)
+{
+    (void)state;
+    const char *expr = "White^=W\\1";
+    df_pgn_filter *f = NULL;
+    assert_int_equal(DF_OK, df_pgn_filter_new(&f, &expr, 1, NULL));
+    /* Each construct at every offset in a block, after a run of plain lichess-style moves. */
+    for (size_t pad = 0; pad < 64; pad++) {
+        cmd_text text = {0};
+        for (size_t i = 0; i < pad; i++) cmd_text_puts(&text, i % 9 == 8 ? "\n" : " ");
+        for (int copy = 0; copy < 3; copy++) {
+            cmd_text_puts(&text, skim_snippets);
+            cmd_text_puts(&text, "\n[Event \"l\"]\n\n");
+            for (int m = 0; m < 4; m++)
+                cmd_text_puts(&text, "1. Nf3 { [%eval 0.17] [%clk 0:03:00] } Nf6 { [%clk 0:03:00] }"
+                                     " 2. Ng1 { [%eval -0.1] } Ng8 ");
+            /* A result cut by the end of a piece that the blocks read to its last byte. */
+            for (int m = 0; m < 6; m++) cmd_text_puts(&text, "1. Nf3 Nf6 2. Ng1 Ng8 ");
+            cmd_text_puts(&text, "1-0\n\n");
+        }
+        char *full = read_where(text.text, text.len, DF_PGN_STANDARD, NULL, text.len);
+        char *want = kept_lines(full);
+        const size_t pieces[] = {7, 64, 100, 128, text.len};
+        for (size_t k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
+            char *headers = read_where(text.text, text.len, DF_PGN_HEADERS_ONLY, NULL, pieces[k]);
+            expect_equal("header-only reading", full, headers);
+            free(headers);
+            char *filtered = read_where(text.text, text.len, DF_PGN_STANDARD, f, pieces[k]);
+            expect_equal("filtered reading", want, filtered);
+            free(filtered);
+        }
+        free(full);
+        free(want);
+        free(text.text);
+    }
+    df_pgn_filter_free(f);
+}
+
 /* ---- one thread: sinks delivered as the read goes ---- */
 
 static size_t most_games;
@@ -602,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_filter_operators),
         cmocka_unit_test(test_filter_errors),
         cmocka_unit_test(test_skim_finds_the_same_games),
+        cmocka_unit_test(test_skim_blocks_hand_over),
         cmocka_unit_test(test_one_thread_delivers_as_it_goes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,8 @@
 #ifndef DF_SRC_PGN_FIND_H
 #define DF_SRC_PGN_FIND_H
 
+#include <stdint.h>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -52,6 +54,66 @@ static inline const char *df__find_skim(const char *p, const char *end)
             *p == '*')
             return p;
     return end;
+}
+
+/* The bytes of 64 that skimmed movetext (pgn/reader.c) looks at, bit i for p[i]: comments'
+ * braces and newlines, whose structure a whole block gives at once, and the few bytes that
+ * may end a skim outside a comment. */
+typedef struct {
+    uint64_t open, close, newline; /* '{' '}' '\n' */
+    uint64_t stop;                 /* '(' ';' '*' '-' '[' */
+} df__skim_bits;
+
+static inline df__skim_bits df__skim_block(const char *p)
+{
+    df__skim_bits b = {0, 0, 0, 0};
+#if defined(__SSE2__)
+    const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'),
+                  newline = _mm_set1_epi8('\n'), paren = _mm_set1_epi8('('),
+                  semi = _mm_set1_epi8(';'), star = _mm_set1_epi8('*'), dash = _mm_set1_epi8('-'),
+                  bracket = _mm_set1_epi8('[');
+    for (int k = 0; k < 4; k++) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+        const __m128i stop = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(x, paren), _mm_cmpeq_epi8(x, semi)),
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, star), _mm_cmpeq_epi8(x, dash)),
+                         _mm_cmpeq_epi8(x, bracket)));
+        const int shift = 16 * k;
+        b.open |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, open)) << shift;
+        b.close |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, close)) << shift;
+        b.newline |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, newline)) << shift;
+        b.stop |= (uint64_t)(unsigned)_mm_movemask_epi8(stop) << shift;
+    }
+#else
+    for (int i = 0; i < 64; i++) {
+        const uint64_t bit = UINT64_C(1) << i;
+        const char c = p[i];
+        b.open |= c == '{' ? bit : 0;
+        b.close |= c == '}' ? bit : 0;
+        b.newline |= c == '\n' ? bit : 0;
+        b.stop |= (c == '(' || c == ';' || c == '*' || c == '-' || c == '[') ? bit : 0;
+    }
+#endif
+    return b;
+}
+
+/* The '%' and '[' of 64 bytes, bit i for p[i]: a skim stops where they start a line (an
+ * escape line; a tag, perhaps inside a comment). Asked only of a block with a line start. */
+static inline uint64_t df__skim_line_stops(const char *p)
+{
+    uint64_t m = 0;
+#if defined(__SSE2__)
+    const __m128i percent = _mm_set1_epi8('%'), bracket = _mm_set1_epi8('[');
+    for (int k = 0; k < 4; k++) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+        m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+                 _mm_or_si128(_mm_cmpeq_epi8(x, percent), _mm_cmpeq_epi8(x, bracket)))
+             << (16 * k);
+    }
+#else
+    for (int i = 0; i < 64; i++) m |= (p[i] == '%' || p[i] == '[') ? UINT64_C(1) << i : 0;
+#endif
+    return m;
 }
 
 #endif

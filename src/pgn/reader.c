@@ -323,15 +323,19 @@ static void token_done(df_pgn_reader *r, const df_pgn_visitor *v, const char *t,
 {
     r->tok_len = 0;
     df_result result;
-    if (long_token) {
-        token_error(r, t, DF_PGN_TOKEN_MAX, "token longer than 32 bytes");
-        return;
-    }
-    if (is_result(t, n, &result)) {
+    if (!long_token && is_result(t, n, &result)) {
         r->game.result = result;
         r->game.has_result = true;
         game_close(r, v, r->tok_offset + n);
         r->state = ST_OUT;
+        return;
+    }
+    /* Skimmed movetext (filtered, header-only) is only looked at for the game's end: the few
+     * tokens the skimmer hands over (one cut by the end of a piece of input, say) are neither
+     * counted nor checked, so what a game says does not depend on where its input was cut. */
+    if (r->skim) return;
+    if (long_token) {
+        token_error(r, t, DF_PGN_TOKEN_MAX, "token longer than 32 bytes");
         return;
     }
     if (t[0] == '$') {
@@ -395,6 +399,15 @@ static void tag_put(df_pgn_reader *r, char c)
         r->arena[r->arena_used++] = c;
     else
         r->tags_full = true;
+}
+
+/* tag_put of n bytes at once. */
+static void tag_put_bytes(df_pgn_reader *r, const char *p, size_t n)
+{
+    const size_t room = DF_PGN_TAG_BYTES - r->arena_used;
+    memcpy(r->arena + r->arena_used, p, n < room ? n : room);
+    r->arena_used += (uint32_t)(n < room ? n : room);
+    r->tags_full |= n > room;
 }
 
 static void tag_end(df_pgn_reader *r)
@@ -533,7 +546,123 @@ static void token_at(df_pgn_reader *r, const df_pgn_visitor *v, const char *p, c
                n > DF_PGN_TOKEN_MAX);
 }
 
+/* A whole tag pair after its '[' — a name, blanks, a quoted value without '\\' or a newline,
+ * blanks, ']' — in this piece of input, as the tag states would read it a byte a round: returns
+ * the byte after the ']', or NULL (nothing read) when p does not start one, which leaves every
+ * other case (an escape, a pair cut by the end of the input, an error) to the states. */
+static const char *tag_pair(df_pgn_reader *r, const df_pgn_visitor *v, const char *p,
+                            const char *end)
+{
+    const char *name_end = p;
+    while (name_end < end && is_name_char(*name_end)) name_end++;
+    const char *q = name_end;
+    while (q < end && is_blank(*q)) q++;
+    if (name_end == p || q == name_end || q == end || *q != '"') return NULL;
+    const char *value = q + 1, *value_end = df__find3(value, end, '"', '\\', '\n');
+    if (value_end == end || *value_end != '"') return NULL;
+    q = value_end + 1;
+    while (q < end && is_blank(*q)) q++;
+    if (q == end || *q != ']') return NULL;
+    tag_put_bytes(r, p, (size_t)(name_end - p));
+    r->name_len += (uint32_t)(name_end - p);
+    tag_name_done(r, v);
+    if (r->stopped) return name_end;
+    tag_put_bytes(r, value, (size_t)(value_end - value));
+    tag_end(r);
+    r->state = ST_TAGS;
+    r->line_start = false;
+    return q + 1;
+}
+
 /* ---- skimming: movetext that is not read ---- */
+
+/* Bit i of the result: the parity of bits 0 to i of x (simdjson's quote mask, in shifts:
+ * PCLMULQDQ is not in the baseline the library builds for). */
+static inline uint64_t prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+/* The set bits of x: few in skimmed movetext (a newline or two in a block), and without
+ * POPCNT, which the baseline lacks, __builtin_popcountll is a call. */
+static inline uint64_t count_bits(uint64_t x)
+{
+#if defined(__POPCNT__)
+    return (uint64_t)__builtin_popcountll(x);
+#else
+    uint64_t n = 0;
+    for (; x; x &= x - 1) n++;
+    return n;
+#endif
+}
+
+/* Skimmed movetext a 64-byte block at a time, from p between tokens outside any comment, as
+ * simdjson's stage 1 finds strings: the comments of a block come from the prefix parity of its
+ * braces, so a run of moves and comments costs a few vector operations per block and no
+ * branch per comment. Only plain blocks are passed over: the first byte that skim_moves or
+ * the scanner must see (a stop outside a comment, a '%' or '[' starting a line, a brace that
+ * does not alternate: "{ { }" or a '}' outside a comment) ends the pass, at that byte or, when
+ * it lies inside a comment, at the comment's '{', so that comments are always read whole by
+ * the byte-wise code. line_start: p starts a line. Newlines passed are counted. */
+static const char *skim_blocks(df_pgn_reader *r, const char *p, const char *end, bool line_start)
+{
+    uint64_t in = 0; /* all ones when a comment is open at the block's start */
+    uint64_t prev_newline = line_start;
+    uint64_t lines = 0, open_lines = 0; /* newlines counted since open_at */
+    const char *open_at = p;            /* the '{' of the comment open at the block's start */
+    while (end - p >= 64) {
+        const df__skim_bits b = df__skim_block(p);
+        const uint64_t toggles = b.open | b.close;
+        const uint64_t inside = prefix_xor(toggles) ^ in; /* a comment's '{' to its last byte */
+        const uint64_t before = inside << 1 | (in & 1);   /* inside a comment before byte i */
+        const uint64_t starts = b.newline << 1 | prev_newline; /* bytes that start a line */
+        const uint64_t events = (b.open & before) | (b.close & ~before) | (b.stop & ~before) |
+                                (starts ? df__skim_line_stops(p) & starts : 0);
+        if (events) {
+            const int e = __builtin_ctzll(events);
+            const uint64_t below = (UINT64_C(1) << e) - 1;
+            if (!(before >> e & 1)) {
+                r->line += lines + count_bits(b.newline & below);
+                return p + e;
+            }
+            /* Inside a comment (all toggles before e alternate): back to its '{'. */
+            if (!(toggles & below)) {
+                r->line += lines - open_lines;
+                return open_at;
+            }
+            const int k = 63 - __builtin_clzll(toggles & below);
+            r->line += lines + count_bits(b.newline & ((UINT64_C(1) << k) - 1));
+            return p + k;
+        }
+        lines += count_bits(b.newline);
+        prev_newline = b.newline >> 63;
+        if (inside >> 63) {
+            if (toggles) {
+                const int k = 63 - __builtin_clzll(toggles);
+                open_at = p + k;
+                open_lines = count_bits(b.newline >> k);
+            } else {
+                open_lines += count_bits(b.newline);
+            }
+            in = ~UINT64_C(0);
+        } else {
+            in = 0;
+        }
+        p += 64;
+    }
+    if (in) {
+        r->line += lines - open_lines;
+        return open_at;
+    }
+    r->line += lines;
+    return p;
+}
 
 /* Movetext of a game that is not read (filtered out, or header-only reading), from a place
  * between tokens: only what can end the game or change the scanner's state stops it — a
@@ -541,42 +670,47 @@ static void token_at(df_pgn_reader *r, const df_pgn_visitor *v, const char *p, c
  * counted. Returns where the scanner goes on (it reads that byte as it always does), or end. */
 static const char *skim_moves(df_pgn_reader *r, const char *p, const char *end)
 {
-    const char *floor = p; /* a token found below starts here at the earliest */
-    while (p < end && !(r->line_start && *p == '%')) {
-        const char *q = df__find_skim(p, end);
+    const char *const floor = p; /* a token found below starts here at the earliest */
+    const bool floor_line_start = r->line_start;
+    for (;;) {
+        if (end - p >= 64) p = skim_blocks(r, p, end, p > floor ? p[-1] == '\n' : floor_line_start);
+        if (p < end && (p > floor ? p[-1] == '\n' : floor_line_start) && *p == '%') break;
+        const char *q = p == end ? end : df__find_skim(p, end);
         if (q == end) {
             /* A token at the end of this piece of input may go on in the next, a '-' in it:
              * the scanner reads it from its start. */
-            while (q > p && df__class[(unsigned char)q[-1]] == C_TOKEN) q--;
-            if (q > p && q[-1] == '$') q--;
-            if (q > p) r->line_start = false;
-            return q;
+            while (q > floor && df__class[(unsigned char)q[-1]] == C_TOKEN) q--;
+            if (q > floor && q[-1] == '$') q--;
+            p = q;
+            break;
         }
-        if (q > p) r->line_start = false;
         if (*q == '\n') {
             r->line++;
-            r->line_start = true;
             p = q + 1;
             continue;
         }
         if (*q == '{') {
             /* A comment that closes on its line: passed over here (see skim_comment). */
             const char *close = df__find3(q + 1, end, '}', '\n', '\n');
-            if (close == end || *close != '}') return q;
-            r->line_start = false;
+            p = q;
+            if (close == end || *close != '}') break;
             p = close + 1;
             continue;
         }
-        if (*q != '-') return q;
+        p = q;
+        if (*q != '-') break;
         /* A '-': the token around it, unless it is a result, is passed over. */
         const char *t0 = q, *t1 = q + 1;
         while (t0 > floor && df__class[(unsigned char)t0[-1]] == C_TOKEN) t0--;
         if (t0 > floor && t0[-1] == '$') t0--; /* a NAG's '$' begins its token */
         while (t1 < end && df__class[(unsigned char)*t1] == C_TOKEN) t1++;
         df_result result;
-        if (t1 == end || is_result(t0, (uint32_t)(t1 - t0), &result)) return t0;
+        p = t0;
+        if (t1 == end || is_result(t0, (uint32_t)(t1 - t0), &result)) break;
         p = t1;
     }
+    /* The last byte passed over says whether the scanner stands at a line start. */
+    r->line_start = p > floor ? p[-1] == '\n' : floor_line_start;
     return p;
 }
 
@@ -763,6 +897,13 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             continue; /* the delimiter is scanned again, between tokens */
         }
         case ST_TAG_NAME:
+            if (r->name_len == 0) {
+                const char *q = tag_pair(r, v, p, end);
+                if (q) {
+                    p = q;
+                    continue;
+                }
+            }
             if (is_name_char(c)) {
                 tag_put(r, c);
                 r->name_len++;
@@ -795,10 +936,8 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 r->line += *q == '\n';
                 q++;
             }
-            const size_t n = (size_t)(q - p), room = DF_PGN_TAG_BYTES - r->arena_used;
-            memcpy(r->arena + r->arena_used, p, n < room ? n : room);
-            r->arena_used += (uint32_t)(n < room ? n : room);
-            r->tags_full |= n > room;
+            const size_t n = (size_t)(q - p);
+            tag_put_bytes(r, p, n);
             if (n) r->line_start = q[-1] == '\n';
             p = q;
             if (p == end) continue;
