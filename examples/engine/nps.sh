@@ -61,13 +61,21 @@ cpu_ms() {
 # engine's last info line that has nodes and time, and the CPU time its process took from the go
 # to the bestmove. It has answered readyok first, so its start-up is not counted.
 search() {
-  local line nodes="" ms="" words i cpu0
+  local line nodes="" ms="" words i cpu0 ready="" from to pid
+  trap '' PIPE # an engine that has died: its pipe's write fails instead of ending the script
   coproc ENGINE { exec "$1" 2>/dev/null; }
-  printf 'uci\nucinewgame\nposition fen %s\nisready\n' "$2" >&"${ENGINE[1]}"
-  while read -r -t 60 line <&"${ENGINE[0]}"; do [ "$line" = readyok ] && break; done
-  cpu0=$(cpu_ms "$ENGINE_PID")
-  printf 'go depth %s\n' "$3" >&"${ENGINE[1]}"
-  while read -r -t 600 line <&"${ENGINE[0]}"; do
+  # Bash forgets the coprocess's variables once it has exited.
+  from=${ENGINE[0]} to=${ENGINE[1]} pid=$ENGINE_PID
+  printf 'uci\nucinewgame\nposition fen %s\nisready\n' "$2" 1>&"$to" 2>/dev/null || true
+  while read -r -t 30 line <&"$from"; do [ "$line" = readyok ] && { ready=1; break; }; done
+  if [ -z "$ready" ]; then
+    echo "nps: $1 did not answer isready with readyok (is it a UCI engine?)" >&2
+    kill "$pid" 2>/dev/null || true
+    exit 1
+  fi
+  cpu0=$(cpu_ms "$pid")
+  printf 'go depth %s\n' "$3" >&"$to"
+  while read -r -t 600 line <&"$from"; do
     case $line in
       bestmove*) break ;;
       "info "*" nodes "*" time "*)
@@ -77,9 +85,9 @@ search() {
         done ;;
     esac
   done
-  cpu0=$(($(cpu_ms "$ENGINE_PID") - cpu0))
-  printf 'quit\n' >&"${ENGINE[1]}" || true
-  wait "$ENGINE_PID" 2>/dev/null || true
+  cpu0=$(($(cpu_ms "$pid") - cpu0))
+  printf 'quit\n' >&"$to" || true
+  wait "$pid" 2>/dev/null || true
   if [ -z "$nodes" ] || [ -z "$ms" ]; then
     echo "nps: $1 gave no 'info ... nodes ... time' line" >&2
     exit 1
