@@ -195,7 +195,8 @@ EVAL_INLINE void side_terms(terms *a, const df_board *b, df_color c, const df_at
     for (int t = DF_PAWN; t < DF_KING; t++)
         units += attack_weight[t] * df_popcount(m[them].by_type[t] & zone);
     const bool enemy_queen = (enemy & b->piece[DF_QUEEN]) != 0;
-    const int danger = units * units / (enemy_queen ? 3 : 8);
+    /* Two divisions by constants (a multiply, a shift), not one by a variable (idiv). */
+    const int danger = enemy_queen ? units * units / 3 : units * units / 8;
     term(a, TERM_king_danger, danger < 600 ? danger : 600);
     term(a, TERM_king_zone_attacks, attacks);
     shelter(a, c, ksq, pawns, enemy_pawns);
