@@ -17,6 +17,7 @@
 #define ECX1_POPCNT    (1u << 23)
 #define ECX1_OSXSAVE   (1u << 27)
 #define ECX1_AVX       (1u << 28)
+#define EBX7_BMI1      (1u << 3)
 #define EBX7_AVX2      (1u << 5)
 #define EBX7_BMI2      (1u << 8)
 #define EBX7_AVX512F   (1u << 16)
@@ -24,7 +25,9 @@
 #define ECX7_VPOPCNTDQ (1u << 14)
 
 /* True when the CPU has every bit of ebx7 and the OS saves every state of xcr0. Also
- * requires POPCNT: the backends' -mavx2 implies it for the compiler. */
+ * requires POPCNT (the backends' -mavx2 implies it for the compiler) and BMI1 and BMI2, which
+ * the vector backends are compiled with (blsr, andn, tzcnt, shlx in the move generator: every
+ * CPU with AVX2 from Intel and AMD has them). */
 static bool df__cpu_has(unsigned ebx7, unsigned xcr0)
 {
     unsigned eax, ebx, ecx, edx;
@@ -37,6 +40,7 @@ static bool df__cpu_has(unsigned ebx7, unsigned xcr0)
     if ((lo & xcr0) != xcr0) return false;
     if (__get_cpuid_max(0, 0) < 7) return false;
     __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    ebx7 |= EBX7_BMI1 | EBX7_BMI2;
     return (ebx & ebx7) == ebx7;
 }
 
