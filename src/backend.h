@@ -66,6 +66,10 @@ bool df__cpu_has_popcnt(void);
 bool df__cpu_has_avx2(void);
 bool df__cpu_has_avx512(void);
 bool df__cpu_always(void);
+/* The rule behind the vector backends' checks, on the values of CPUID.1:ECX, CPUID.(7,0):EBX
+ * and XCR0: every bit of want_ebx7 and of want_xcr0, POPCNT, OSXSAVE, AVX, BMI1 and BMI2. */
+bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, unsigned want_ebx7,
+                  unsigned want_xcr0);
 
 /* Whether the AVX-512 backend counts moves with VPOPCNTDQ (vpopcntq, eight popcounts in one
  * instruction): only on a CPU that has it besides AVX-512 F and VL (Ice Lake and later, Zen 4

@@ -4,9 +4,6 @@
 #include "backend.h"
 #include "lookup/lookup.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-
 /* XCR0: which register states the OS saves on a context switch. */
 #define XCR0_SSE       (1u << 1)
 #define XCR0_AVX       (1u << 2)
@@ -24,24 +21,35 @@
 #define EBX7_AVX512VL  (1u << 31)
 #define ECX7_VPOPCNTDQ (1u << 14)
 
-/* True when the CPU has every bit of ebx7 and the OS saves every state of xcr0. Also
- * requires POPCNT (the backends' -mavx2 implies it for the compiler) and BMI1 and BMI2, which
- * the vector backends are compiled with (blsr, andn, tzcnt, shlx in the move generator: every
- * CPU with AVX2 from Intel and AMD has them). */
-static bool df__cpu_has(unsigned ebx7, unsigned xcr0)
+/* The rule, on the registers' values (tested on CPUs described by hand): the CPU has every
+ * bit of ebx7 and the OS saves every state of xcr0. Also required: POPCNT (the backends'
+ * -mavx2 implies it for the compiler) and BMI1 and BMI2, which the vector backends are
+ * compiled with (blsr, andn, tzcnt, shlx in the move generator: every CPU with AVX2 from Intel
+ * and AMD has them; one without gets the scalar backend, not an illegal instruction). */
+bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, unsigned want_ebx7,
+                  unsigned want_xcr0)
 {
-    unsigned eax, ebx, ecx, edx;
-    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
     const unsigned need1 = ECX1_POPCNT | ECX1_OSXSAVE | ECX1_AVX;
-    if ((ecx & need1) != need1) return false;
-    unsigned lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    (void)hi;
-    if ((lo & xcr0) != xcr0) return false;
-    if (__get_cpuid_max(0, 0) < 7) return false;
-    __cpuid_count(7, 0, eax, ebx, ecx, edx);
-    ebx7 |= EBX7_BMI1 | EBX7_BMI2;
-    return (ebx & ebx7) == ebx7;
+    want_ebx7 |= EBX7_BMI1 | EBX7_BMI2;
+    return (ecx1 & need1) == need1 && (xcr0 & want_xcr0) == want_xcr0 &&
+           (ebx7 & want_ebx7) == want_ebx7;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+
+/* df__cpu_rule on this CPU (xgetbv only where OSXSAVE says it may run). */
+static bool df__cpu_has(unsigned want_ebx7, unsigned want_xcr0)
+{
+    unsigned eax, ebx, ecx, edx, ecx1, ebx7 = 0, xcr0 = 0;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx1, &edx)) return false;
+    if (ecx1 & ECX1_OSXSAVE) {
+        unsigned hi;
+        __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(hi) : "c"(0));
+        (void)hi;
+    }
+    if (__get_cpuid_max(0, 0) >= 7) __cpuid_count(7, 0, eax, ebx7, ecx, edx);
+    return df__cpu_rule(ecx1, ebx7, xcr0, want_ebx7, want_xcr0);
 }
 
 bool df__cpu_has_popcnt(void)

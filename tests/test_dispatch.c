@@ -159,6 +159,41 @@ static void test_vpopcnt_rule(void **state)
     print_message("this CPU: vpopcntq %s\n", df__vpopcnt_resolve() ? "used" : "not used");
 }
 
+/* The rule for the vector backends (src/backend.h, internal), on CPUs described by their CPUID
+ * and XCR0 bits: an AVX2 CPU without BMI2 (the backends use shlx and friends) or BMI1 gets
+ * none, nor one whose OS does not save the vector state. */
+bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, unsigned want_ebx7,
+                  unsigned want_xcr0);
+
+static void test_cpu_rule(void **state)
+{
+    (void)state;
+    enum { ECX1 = 1u << 23 | 1u << 27 | 1u << 28 }; /* POPCNT, OSXSAVE, AVX */
+    const unsigned bmi = 1u << 3 | 1u << 8, avx2 = 1u << 5, xcr0_avx = 1u << 1 | 1u << 2,
+                   avx512 = avx2 | 1u << 16 | 1u << 31, xcr0_512 = xcr0_avx | 7u << 5;
+    static const char *const names[] = {"avx2", "avx512"};
+    const struct {
+        const char *cpu;
+        unsigned ecx1, ebx7, xcr0;
+        bool want[2]; /* avx2, avx512 */
+    } cpus[] = {
+        {"Haswell, Zen 1-3", ECX1, avx2 | bmi, xcr0_avx, {true, false}},
+        {"Skylake-X, Zen 4, Zen 5", ECX1, avx512 | bmi, xcr0_512, {true, true}},
+        {"AVX2 without BMI2", ECX1, avx2 | (1u << 3), xcr0_avx, {false, false}},
+        {"AVX2 without BMI1", ECX1, avx2 | (1u << 8), xcr0_avx, {false, false}},
+        {"AVX-512 with the OS saving only YMM", ECX1, avx512 | bmi, xcr0_avx, {true, false}},
+        {"AVX2, the OS saving no AVX state", ECX1, avx2 | bmi, 1u << 1, {false, false}},
+        {"no POPCNT", ECX1 & ~(1u << 23), avx2 | bmi, xcr0_avx, {false, false}},
+    };
+    for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++)
+        for (int k = 0; k < 2; k++) {
+            const bool got = df__cpu_rule(cpus[i].ecx1, cpus[i].ebx7, cpus[i].xcr0,
+                                          k ? avx512 : avx2, k ? xcr0_512 : xcr0_avx);
+            if (got != cpus[i].want[k])
+                fail_msg("%s: %s %s", cpus[i].cpu, names[k], got ? "picked" : "refused");
+        }
+}
+
 int main(void)
 {
     dft_srand(dft_seed);
@@ -169,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_select),
         cmocka_unit_test(test_vpopcnt_rule),
+        cmocka_unit_test(test_cpu_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
