@@ -200,7 +200,7 @@ EOF
     # Both timed inside the process (python-chess's start-up and imports are not counted
     # either): dirfill's own summary seconds.
     ds=()
-    for ((r = 0; r < 3; r++)); do
+    for ((r = 0; r < runs; r++)); do # a 4 MB read lasts 20 ms: one slow page-fault burst moves it a third
       ds+=("$("$dirfill" pgn --threads 1 "$part" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "s,") print $i}')")
     done
     d=$(printf '%s\n' "${ds[@]}" | median)
