@@ -478,9 +478,12 @@ static void generate(pgngen_text *text, uint64_t games, uint64_t seed, bool ever
 
 /* Where each game starts and ends, its tags and result: what a skimmed read must find exactly
  * as a full read does. */
+static uint64_t where_plies; /* the plies of the games read_where saw */
+
 static df_pgn_action where_end(void *ctx, const df_pgn_game *g)
 {
     cmd_text *t = ctx;
+    where_plies += g->plies;
     cmd_text_putf(t, "#%llu lines %llu-%llu bytes %llu-%llu result %d %d tags %u:",
                   (unsigned long long)g->index, (unsigned long long)g->line,
                   (unsigned long long)g->end_line, (unsigned long long)g->offset,
@@ -496,6 +499,7 @@ static char *read_where(const char *text, size_t len, unsigned flags, const df_p
 {
     cmd_text t = {0};
     const df_pgn_visitor v = {NULL, NULL, where_end, &t};
+    where_plies = 0;
     df_pgn_reader *r = df_pgn_reader_new();
     df_pgn_reader_set_filter(r, f);
     df_pgn_reader_reset(r, flags, 0, 1, 0);
@@ -534,6 +538,7 @@ static void test_skim_finds_the_same_games(void **state)
     df_pgn_filter *f = NULL;
     assert_int_equal(DF_OK, df_pgn_filter_new(&f, &expr, 1, NULL));
     char *full = read_where(text.text, text.len, DF_PGN_STANDARD, NULL, text.len);
+    assert_true(where_plies > 1000);
     char *want = kept_lines(full);
     assert_true(strlen(want) > 1000);
     const size_t pieces[] = {1, 2, 3, 5, 8, 13, 64, 4096, text.len};
@@ -541,6 +546,8 @@ static void test_skim_finds_the_same_games(void **state)
         const size_t piece = pieces[k];
         char *headers = read_where(text.text, text.len, DF_PGN_HEADERS_ONLY, NULL, piece);
         expect_equal("header-only reading", full, headers);
+        /* Nor is a move counted, where a piece cuts a token or not. */
+        assert_int_equal(0, where_plies);
         free(headers);
         char *filtered = read_where(text.text, text.len, DF_PGN_STANDARD, f, piece);
         expect_equal("filtered reading", want, filtered);
@@ -598,6 +605,7 @@ static void test_skim_blocks_hand_over(void **state)
         for (size_t k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
             char *headers = read_where(text.text, text.len, DF_PGN_HEADERS_ONLY, NULL, pieces[k]);
             expect_equal("header-only reading", full, headers);
+            assert_int_equal(0, where_plies);
             free(headers);
             char *filtered = read_where(text.text, text.len, DF_PGN_STANDARD, f, pieces[k]);
             expect_equal("filtered reading", want, filtered);
