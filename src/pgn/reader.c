@@ -316,37 +316,65 @@ static bool is_result(const char *t, uint32_t n, df_result *out)
     return false;
 }
 
-/* A complete main-line token t[0, n) (in the input, or copied to r->tok when it spanned two
- * feeds); longer than DF_PGN_TOKEN_MAX when `long_token`. */
-static void token_done(df_pgn_reader *r, const df_pgn_visitor *v, const char *t, uint32_t n,
-                       bool long_token)
+/* Whether c can start a SAN move other than a null move: a file (a pawn's move) or a piece's
+ * or castling's capital. No other token does — a result, a NAG, a move number, an annotation,
+ * "--" or "Z0" — so most tokens, moves, go straight to the move's resolution. */
+static inline bool san_move_start(char c)
 {
-    r->tok_len = 0;
+    const unsigned file = (unsigned)(unsigned char)c - 'a',
+                   capital = (unsigned)(unsigned char)c - 'A';
+#define CAPITAL(x) (UINT32_C(1) << ((x) - 'A'))
+    return file < 8 || (capital < 26 && ((CAPITAL('N') | CAPITAL('B') | CAPITAL('R') |
+                                          CAPITAL('Q') | CAPITAL('K') | CAPITAL('O')) >>
+                                             capital &
+                                         1));
+#undef CAPITAL
+}
+
+/* A main-line token that san_move_start does not take for a move, or any token of skimmed
+ * movetext: returns true when it is dealt with (a result, a NAG, a move number, an annotation,
+ * an error), else false with *null_move saying whether it is "--" or "Z0". */
+static bool token_not_a_move(df_pgn_reader *r, const df_pgn_visitor *v, const char *t, uint32_t n,
+                             bool long_token, bool *null_move)
+{
     df_result result;
     if (!long_token && is_result(t, n, &result)) {
         r->game.result = result;
         r->game.has_result = true;
         game_close(r, v, r->tok_offset + n);
         r->state = ST_OUT;
-        return;
+        return true;
     }
     /* Skimmed movetext (filtered, header-only) is only looked at for the game's end: the few
      * tokens the skimmer hands over (one cut by the end of a piece of input, say) are neither
      * counted nor checked, so what a game says does not depend on where its input was cut. */
-    if (r->skim) return;
+    if (r->skim) return true;
     if (long_token) {
         token_error(r, t, DF_PGN_TOKEN_MAX, "token longer than 32 bytes");
-        return;
+        return true;
     }
     if (t[0] == '$') {
         if (!all_digits(t + 1, n - 1)) token_error(r, t, n, "a NAG is '$' and digits");
-        return;
+        return true;
     }
-    if (all_digits(t, n) || all_annotation(t, n)) return;
+    if (all_digits(t, n) || all_annotation(t, n)) return true;
     /* A null move takes annotation suffixes like any move: --? Z0! */
     uint32_t core = n;
     while (core > 2 && (t[core - 1] == '!' || t[core - 1] == '?')) core--;
-    const bool null_move = (core == 2 && (!memcmp(t, "--", 2) || !memcmp(t, "Z0", 2)));
+    *null_move = (core == 2 && (!memcmp(t, "--", 2) || !memcmp(t, "Z0", 2)));
+    return false;
+}
+
+/* A complete main-line token t[0, n) (in the input, or copied to r->tok when it spanned two
+ * feeds); longer than DF_PGN_TOKEN_MAX when `long_token`. */
+static void token_done(df_pgn_reader *r, const df_pgn_visitor *v, const char *t, uint32_t n,
+                       bool long_token)
+{
+    r->tok_len = 0;
+    bool null_move = false;
+    if ((long_token || r->skim || !san_move_start(t[0])) &&
+        token_not_a_move(r, v, t, n, long_token, &null_move))
+        return;
     if (r->game.plies == DF_PGN_PLIES_MAX) {
         token_error(r, t, n, "more plies than a game can have (DF_PGN_PLIES_MAX)");
         return;
