@@ -7,6 +7,8 @@
 
 /* The index the reader's next game will get. */
 uint64_t df__pgn_next_game(const df_pgn_reader *r);
+/* The 1-based line of the next byte the reader is fed. */
+uint64_t df__pgn_line(const df_pgn_reader *r);
 /* Numbers the reader's next game `next` (its scanning goes on untouched). */
 void df__pgn_set_next_game(df_pgn_reader *r, uint64_t next);
 /* Whether a '[' and a letter, next at the start of a line, would start a new game here: the

@@ -123,6 +123,8 @@ df_pgn_stats df_pgn_reader_stats(const df_pgn_reader *r) { return r->stats; }
 
 uint64_t df__pgn_next_game(const df_pgn_reader *r) { return r->next_game; }
 
+uint64_t df__pgn_line(const df_pgn_reader *r) { return r->line; }
+
 void df__pgn_set_next_game(df_pgn_reader *r, uint64_t next) { r->next_game = next; }
 
 bool df__pgn_cut_ok(const df_pgn_reader *r)
