@@ -70,7 +70,11 @@ df_status df_pgn_find_cuts(df_pgn_source *src, const uint64_t *targets, size_t n
         }
         const size_t len = keep + (size_t)got;
         for (size_t i = scan; k < n && i + 1 < len; i++) {
-            if (!df__range_candidate(buf, i) || base + i < targets[k]) continue;
+            if (base + i < targets[k]) { /* no cut is looked for before the next target */
+                if (targets[k] - base + 1 >= len) break;
+                i = (size_t)(targets[k] - base);
+            }
+            if (!df__range_candidate(buf, i)) continue;
             df__range_feed(&x, buf + (x.fed - base), base + i - x.fed);
             if (!df_pgn_reader_between_games(x.r) || !df__pgn_cut_ok(x.r)) continue;
             for (; k < n && targets[k] <= base + i; k++)
