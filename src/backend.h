@@ -37,7 +37,9 @@ extern const df_bb df__castle_safe[DF_CASTLE_RIGHTS][8];
     X(uint64_t, count_legal, (const df_board *b), (b))                                             \
     X(uint64_t, perft, (const df_board *b, int depth), (b, depth))                                 \
     X(int, see, (const df_board *b, df_move m), (b, m))                                            \
-    X(void, attack_planes, (uint8_t * out, const df_board *boards, size_t n), (out, boards, n))
+    X(void, attack_planes, (uint8_t * out, const df_board *boards, size_t n), (out, boards, n))    \
+    X(size_t, pgn_skim, (const char *p, const char *end, bool line_start, uint64_t *line),         \
+      (p, end, line_start, line))
 
 typedef struct df__backend {
     const char *name;

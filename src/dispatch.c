@@ -46,6 +46,7 @@ static const df__backend *df__find(const char *name)
 #define DF__RETURN_void
 #define DF__RETURN_uint64_t return
 #define DF__RETURN_int      return
+#define DF__RETURN_size_t   return
 #define DF__RESOLVING_STUB(ret, fn, params, args)                                                  \
     static ret df__resolve_##fn params { DF__RETURN_##ret df__backend_resolve()->fn args; }
 DF__BACKEND_ENTRIES(DF__RESOLVING_STUB)

@@ -237,4 +237,5 @@ static inline df_bb df__discover_scan(df_square eksq, df_bb own, df_bb enemy, df
 }
 
 #include "../expand_avx2.h"
+#include "../pgn/skim_avx2.h"
 #include "../backend_tpl.h"

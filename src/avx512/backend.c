@@ -367,4 +367,5 @@ static inline void df__attack_map(df_attack_map *m, const df_board *b, df_color 
 }
 
 #include "../expand_avx2.h"
+#include "../pgn/skim_avx2.h"
 #include "../backend_tpl.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dirfill.h"
+#include "backend.h"
 #include "make_move.h"
 #include "find.h"
 #include "internal.h"
@@ -606,94 +607,6 @@ static const char *tag_pair(df_pgn_reader *r, const df_pgn_visitor *v, const cha
 
 /* ---- skimming: movetext that is not read ---- */
 
-/* Bit i of the result: the parity of bits 0 to i of x (simdjson's quote mask, in shifts:
- * PCLMULQDQ is not in the baseline the library builds for). */
-static inline uint64_t prefix_xor(uint64_t x)
-{
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    return x;
-}
-
-/* The set bits of x: few in skimmed movetext (a newline or two in a block), and without
- * POPCNT, which the baseline lacks, __builtin_popcountll is a call. */
-static inline uint64_t count_bits(uint64_t x)
-{
-#if defined(__POPCNT__)
-    return (uint64_t)__builtin_popcountll(x);
-#else
-    uint64_t n = 0;
-    for (; x; x &= x - 1) n++;
-    return n;
-#endif
-}
-
-/* Skimmed movetext a 64-byte block at a time, from p between tokens outside any comment, as
- * simdjson's stage 1 finds strings: the comments of a block come from the prefix parity of its
- * braces, so a run of moves and comments costs a few vector operations per block and no
- * branch per comment. Only plain blocks are passed over: the first byte that skim_moves or
- * the scanner must see (a stop outside a comment, a '%' or '[' starting a line, a brace that
- * does not alternate: "{ { }" or a '}' outside a comment) ends the pass, at that byte or, when
- * it lies inside a comment, at the comment's '{', so that comments are always read whole by
- * the byte-wise code. line_start: p starts a line. Newlines passed are counted. */
-static const char *skim_blocks(df_pgn_reader *r, const char *p, const char *end, bool line_start)
-{
-    uint64_t in = 0; /* all ones when a comment is open at the block's start */
-    uint64_t prev_newline = line_start;
-    uint64_t lines = 0, open_lines = 0; /* newlines counted since open_at */
-    const char *open_at = p;            /* the '{' of the comment open at the block's start */
-    while (end - p >= 64) {
-        const df__skim_bits b = df__skim_block(p);
-        const uint64_t toggles = b.open | b.close;
-        const uint64_t inside = prefix_xor(toggles) ^ in; /* a comment's '{' to its last byte */
-        const uint64_t before = inside << 1 | (in & 1);   /* inside a comment before byte i */
-        const uint64_t starts = b.newline << 1 | prev_newline; /* bytes that start a line */
-        const uint64_t events = (b.open & before) | (b.close & ~before) | (b.stop & ~before) |
-                                (starts ? df__skim_line_stops(p) & starts : 0);
-        if (events) {
-            const int e = __builtin_ctzll(events);
-            const uint64_t below = (UINT64_C(1) << e) - 1;
-            if (!(before >> e & 1)) {
-                r->line += lines + count_bits(b.newline & below);
-                return p + e;
-            }
-            /* Inside a comment (all toggles before e alternate): back to its '{'. */
-            if (!(toggles & below)) {
-                r->line += lines - open_lines;
-                return open_at;
-            }
-            const int k = 63 - __builtin_clzll(toggles & below);
-            r->line += lines + count_bits(b.newline & ((UINT64_C(1) << k) - 1));
-            return p + k;
-        }
-        lines += count_bits(b.newline);
-        prev_newline = b.newline >> 63;
-        if (inside >> 63) {
-            if (toggles) {
-                const int k = 63 - __builtin_clzll(toggles);
-                open_at = p + k;
-                open_lines = count_bits(b.newline >> k);
-            } else {
-                open_lines += count_bits(b.newline);
-            }
-            in = ~UINT64_C(0);
-        } else {
-            in = 0;
-        }
-        p += 64;
-    }
-    if (in) {
-        r->line += lines - open_lines;
-        return open_at;
-    }
-    r->line += lines;
-    return p;
-}
-
 /* Movetext of a game that is not read (filtered out, or header-only reading), from a place
  * between tokens: only what can end the game or change the scanner's state stops it — a
  * comment, a variation, a line comment, a tag, a '%' line, a result — and newlines are
@@ -703,7 +616,10 @@ static const char *skim_moves(df_pgn_reader *r, const char *p, const char *end)
     const char *const floor = p; /* a token found below starts here at the earliest */
     const bool floor_line_start = r->line_start;
     for (;;) {
-        if (end - p >= 64) p = skim_blocks(r, p, end, p > floor ? p[-1] == '\n' : floor_line_start);
+        /* Whole 64-byte blocks, on the backend's vectors (pgn/skim_tpl.h). */
+        if (end - p >= 64)
+            p += df__backend_active()->pgn_skim(
+                p, end, p > floor ? p[-1] == '\n' : floor_line_start, &r->line);
         if (p < end && (p > floor ? p[-1] == '\n' : floor_line_start) && *p == '%') break;
         const char *q = p == end ? end : df__find_skim(p, end);
         if (q == end) {
