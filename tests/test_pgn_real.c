@@ -601,14 +601,16 @@ static void test_skim_blocks_hand_over(void **state)
         }
         char *full = read_where(text.text, text.len, DF_PGN_STANDARD, NULL, text.len);
         char *want = kept_lines(full);
-        const size_t pieces[] = {7, 64, 100, 128, text.len};
-        /* The blocks are classified on each backend's vectors (pgn/skim_tpl.h). */
+        const size_t pieces[] = {64, 100, 7, 128, text.len};
+        /* The blocks are classified on each backend's vectors (pgn/skim_tpl.h): every backend
+         * reads pieces that end on a block's end and pieces that do not; the run's own, all. */
         for (size_t b = 0; b < dft_backend_count(); b++) {
             dft_use(dft_backend_at(b));
+            const bool own = !strcmp(dft_backend_at(b), dft_backend());
             char what[2][80];
             snprintf(what[0], sizeof what[0], "header-only reading (%s)", dft_backend_at(b));
             snprintf(what[1], sizeof what[1], "filtered reading (%s)", dft_backend_at(b));
-            for (size_t k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
+            for (size_t k = 0; k < (own ? sizeof pieces / sizeof pieces[0] : 2); k++) {
                 char *headers =
                     read_where(text.text, text.len, DF_PGN_HEADERS_ONLY, NULL, pieces[k]);
                 expect_equal(what[0], full, headers);
