@@ -324,14 +324,13 @@ static bool is_result(const char *t, uint32_t n, df_result *out)
  * "--" or "Z0" — so most tokens, moves, go straight to the move's resolution. */
 static inline bool san_move_start(char c)
 {
+    enum {
+        CAPITALS = 1 << ('N' - 'A') | 1 << ('B' - 'A') | 1 << ('R' - 'A') | 1 << ('Q' - 'A') |
+                   1 << ('K' - 'A') | 1 << ('O' - 'A')
+    };
     const unsigned file = (unsigned)(unsigned char)c - 'a',
                    capital = (unsigned)(unsigned char)c - 'A';
-#define CAPITAL(x) (UINT32_C(1) << ((x) - 'A'))
-    return file < 8 || (capital < 26 && ((CAPITAL('N') | CAPITAL('B') | CAPITAL('R') |
-                                          CAPITAL('Q') | CAPITAL('K') | CAPITAL('O')) >>
-                                             capital &
-                                         1));
-#undef CAPITAL
+    return file < 8 || (capital < 26 && (CAPITALS >> capital & 1));
 }
 
 /* A main-line token that san_move_start does not take for a move, or any token of skimmed
