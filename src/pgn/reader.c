@@ -703,6 +703,31 @@ static const char *skim_comment(df_pgn_reader *r, const char *p, const char *end
     return p;
 }
 
+/* A comment at p (its '{') that closes on its line in this piece of input, read at once: the
+ * [%...] commands that close inside it go to the pending ply, as the comment state gives them.
+ * Returns the byte after its '}', or NULL when it is not such a comment — a newline in it
+ * (where the recovery rule may apply), its end in a later piece, a command longer than the
+ * reader keeps — which the comment state then reads from its '{' (a command given twice gives
+ * the same values). Most comments of real files are one line, and this spares them two rounds
+ * of the state switch. */
+static const char *comment_on_line(df_pgn_reader *r, const char *p, const char *end)
+{
+    const char *close = df__find3(p + 1, end, '}', '\n', '\n');
+    if (close == end || *close != '}') return NULL;
+    for (const char *q = p + 1; (q = memchr(q, '[', (size_t)(close - q))) != NULL;) {
+        if (q + 1 == close || q[1] != '%') {
+            q++;
+            continue;
+        }
+        const char *cmd = q + 2, *cmd_end = memchr(cmd, ']', (size_t)(close - cmd));
+        if (!cmd_end) break; /* a command that the '}' cuts: not one */
+        if ((size_t)(cmd_end - cmd) > sizeof r->cmd) return NULL;
+        if (r->pending) df__pgn_command(cmd, (size_t)(cmd_end - cmd), &r->ply);
+        q = cmd_end + 1;
+    }
+    return close + 1;
+}
+
 /* Each state consumes as long a run of bytes as it can; a byte that changes the state is
  * handled by the next round. r->line counts the newlines consumed, r->line_start says whether
  * the last byte consumed was one. */
@@ -746,6 +771,20 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                     }
                     c = *p;
                     line_start = r->line_start;
+                }
+                if (cls == C_LBRACE && r->state == ST_MOVES && !r->skim) {
+                    const char *q = comment_on_line(r, p, end);
+                    if (!q) break; /* for the comment state */
+                    r->line_start = false;
+                    p = q;
+                    if (p == end) {
+                        next_round = true;
+                        break;
+                    }
+                    c = *p;
+                    line_start = false;
+                    cls = df__class[(unsigned char)c];
+                    continue;
                 }
                 if (r->state != ST_MOVES || cls != C_TOKEN || (c == '%' && line_start)) break;
                 const char *q = p + 1;
