@@ -12,21 +12,32 @@
 #include <emmintrin.h>
 #endif
 
-/* The first byte of [p, end) that is a, b or c; end when there is none. */
-static inline const char *df__find3(const char *p, const char *end, char a, char b, char c)
+/* The first byte of [p, limit) that is a, b or c, limit when there is none, in a buffer that
+ * goes on to end (limit <= end): the vectors may read past limit, so a short run (a comment's
+ * command) costs a load or two and no byte loop. */
+static inline const char *df__find3_in(const char *p, const char *limit, const char *end, char a,
+                                       char b, char c)
 {
 #if defined(__SSE2__)
     const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c);
-    for (; end - p >= 16; p += 16) {
+    for (; p < limit && end - p >= 16; p += 16) {
         const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
         const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
                                          _mm_cmpeq_epi8(x, vc));
         const unsigned mask = (unsigned)_mm_movemask_epi8(hit);
-        if (mask) return p + __builtin_ctz(mask);
+        if (mask) return p + __builtin_ctz(mask) < limit ? p + __builtin_ctz(mask) : limit;
     }
+#else
+    (void)end;
 #endif
-    while (p < end && *p != a && *p != b && *p != c) p++;
-    return p;
+    while (p < limit && *p != a && *p != b && *p != c) p++;
+    return p < limit ? p : limit;
+}
+
+/* The first byte of [p, end) that is a, b or c; end when there is none. */
+static inline const char *df__find3(const char *p, const char *end, char a, char b, char c)
+{
+    return df__find3_in(p, end, end, a, b, c);
 }
 
 /* The first byte of [p, end) that can end or change the state of movetext that is skimmed,

@@ -714,13 +714,15 @@ static const char *comment_on_line(df_pgn_reader *r, const char *p, const char *
 {
     const char *close = df__find3(p + 1, end, '}', '\n', '\n');
     if (close == end || *close != '}') return NULL;
-    for (const char *q = p + 1; (q = memchr(q, '[', (size_t)(close - q))) != NULL;) {
+    /* Inline, not memchr: a comment is a few dozen bytes, shorter than a call; the vectors
+     * may read on to the end of the piece. */
+    for (const char *q = p + 1; (q = df__find3_in(q, close, end, '[', '[', '[')) != close;) {
         if (q + 1 == close || q[1] != '%') {
             q++;
             continue;
         }
-        const char *cmd = q + 2, *cmd_end = memchr(cmd, ']', (size_t)(close - cmd));
-        if (!cmd_end) break; /* a command that the '}' cuts: not one */
+        const char *cmd = q + 2, *cmd_end = df__find3_in(cmd, close, end, ']', ']', ']');
+        if (cmd_end == close) break; /* a command that the '}' cuts: not one */
         if ((size_t)(cmd_end - cmd) > sizeof r->cmd) return NULL;
         if (r->pending) df__pgn_command(cmd, (size_t)(cmd_end - cmd), &r->ply);
         q = cmd_end + 1;
