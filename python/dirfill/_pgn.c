@@ -244,7 +244,7 @@ static df_pgn_action split_end(void *ctx, const df_pgn_game *g)
 }
 
 /* pgn_split(path, parts) -> [(start, end, first_game), ...]: a plain file in about `parts` byte
- * ranges, each starting where a game's result ended the one before (found by lexing the
+ * ranges, each starting where a game's result ended the one before (found by skimming the
  * file). */
 static PyObject *py_pgn_split(PyObject *unused, PyObject *args)
 {
@@ -263,7 +263,8 @@ static PyObject *py_pgn_split(PyObject *unused, PyObject *args)
     uint64_t size = 0;
     bool failed = !r || !block;
     if (!failed) {
-        df_pgn_reader_reset(r, DF_PGN_LEX_ONLY, 0, 1, 0);
+        /* Game ends are all it needs: the movetext skimmed, not lexed. */
+        df_pgn_reader_reset(r, DF_PGN_HEADERS_ONLY, 0, 1, 0);
         const df_pgn_visitor v = {NULL, NULL, split_end, &b};
         Py_BEGIN_ALLOW_THREADS
             size_t n;
