@@ -319,6 +319,24 @@ static bool is_result(const char *t, uint32_t n, df_result *out)
     return false;
 }
 
+/* A token of n <= DF_PGN_TOKEN_MAX bytes copied with two overlapping moves of 16, 8 or 4
+ * bytes, each within the token: a SAN is a few bytes, shorter than a call to memcpy. */
+static inline void copy_token(char *dst, const char *src, uint32_t n)
+{
+    if (n >= 16) {
+        memcpy(dst, src, 16);
+        memcpy(dst + n - 16, src + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(dst, src, 8);
+        memcpy(dst + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(dst, src, 4);
+        memcpy(dst + n - 4, src + n - 4, 4);
+    } else {
+        for (uint32_t i = 0; i < n; i++) dst[i] = src[i];
+    }
+}
+
 /* Whether c can start a SAN move other than a null move: a file (a pawn's move) or a piece's
  * or castling's capital. No other token does — a result, a NAG, a move number, an annotation,
  * "--" or "Z0" — so most tokens, moves, go straight to the move's resolution. */
@@ -399,7 +417,7 @@ static void token_done(df_pgn_reader *r, const df_pgn_visitor *v, const char *t,
     }
     emit_pending(r, v);
     r->before = r->board;
-    memcpy(r->san, t, n);
+    copy_token(r->san, t, n);
     r->ply = (df_pgn_ply){.before = &r->before,
                           .move = m,
                           .ply = r->game.plies,
