@@ -629,6 +629,49 @@ static void test_skim_blocks_hand_over(void **state)
     df_pgn_filter_free(f);
 }
 
+/* ---- the ply's SAN: the token as written ---- */
+
+static void record_san(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
+{
+    (void)g;
+    cmd_text_putf(ctx, "%.*s|", (int)p->san_len, p->san);
+}
+
+static void test_ply_san_as_written(void **state)
+{
+    (void)state;
+    /* Tokens of 1 to 16 bytes (a SAN with its suffixes is at most 16), each where a piece of
+     * input may cut it or not. */
+    const char *sans[] = {"e4",       "e5!",         "Nf3!?",         "Nc6!!??",
+                          "Bb5+!?!?", "a6?!?!?!?",   "Ba4+!?!?!?!?",  "Nf6!!!!!!!!!!!!!",
+                          "O-O",      "Be7!?!?!?!?", "Re1!?!?!?!?!?", "b5!!!!!!!!!!!!!!"};
+    cmd_text text = {0}, want = {0};
+    cmd_text_puts(&text, "[Event \"s\"]\n\n");
+    for (size_t i = 0; i < sizeof sans / sizeof sans[0]; i++) {
+        if (i % 2 == 0) cmd_text_putf(&text, "%zu. ", i / 2 + 1);
+        cmd_text_putf(&text, "%s { [%%eval 0.1] } ", sans[i]);
+        cmd_text_putf(&want, "%s|", sans[i]);
+    }
+    cmd_text_puts(&text, "*\n");
+    const size_t pieces[] = {1, 3, 7, text.len};
+    for (size_t k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
+        cmd_text got = {0};
+        const df_pgn_visitor v = {NULL, record_san, NULL, &got};
+        df_pgn_reader *r = df_pgn_reader_new();
+        df_pgn_reader_reset(r, DF_PGN_STANDARD, 0, 1, 0);
+        for (size_t at = 0; at < text.len; at += pieces[k])
+            df_pgn_feed(r, text.text + at, text.len - at < pieces[k] ? text.len - at : pieces[k],
+                        &v);
+        df_pgn_finish(r, &v);
+        df_pgn_reader_free(r);
+        cmd_text_puts(&got, "");
+        expect_equal("the plies' SAN", want.text, got.text);
+        free(got.text);
+    }
+    free(text.text);
+    free(want.text);
+}
+
 /* ---- one thread: sinks delivered as the read goes ---- */
 
 static size_t most_games;
@@ -681,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_skim_finds_the_same_games),
         cmocka_unit_test(test_skim_blocks_hand_over),
         cmocka_unit_test(test_one_thread_delivers_as_it_goes),
+        cmocka_unit_test(test_ply_san_as_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
