@@ -12,9 +12,10 @@
 bool dfpy_rows_reserve(dfpy_rows *c, size_t need)
 {
     if (need <= c->cap) return true;
-    /* A run of the threaded reader (512 KB of PGN) holds some 15,000 positions: room for them
-     * at once (growing would copy them and fault in fresh pages). */
-    size_t cap = c->cap ? c->cap : 16384;
+    /* A run of the threaded reader (a segment is cut once 512 KB wait, after a read of 1 MB:
+     * about 1 MB of PGN) holds some 28,000 positions: room for them at once (growing would copy
+     * them and fault in fresh pages). */
+    size_t cap = c->cap ? c->cap : 32768;
     while (cap < need) cap *= 2;
     if (c->region) {
         /* A batch's one mapping cannot grow in place: its rows move to a larger one. */
