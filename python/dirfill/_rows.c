@@ -9,6 +9,19 @@
 
 /* ---- columns ---- */
 
+/* Faults in the whole pages of [p, p + bytes) writable without writing them (advice: may fail):
+ * in this VM a fault a page, as rows are first written, cost more than the pages' clearing. */
+static void populate_pages(void *p, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+    const uintptr_t from = ((uintptr_t)p + 4095) & ~(uintptr_t)4095,
+                    to = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+    if (to > from) madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+#else
+    (void)p, (void)bytes;
+#endif
+}
+
 bool dfpy_rows_reserve(dfpy_rows *c, size_t need)
 {
     if (need <= c->cap) return true;
@@ -31,6 +44,7 @@ bool dfpy_rows_reserve(dfpy_rows *c, size_t need)
         void *grown = realloc(c->name, cap * (width) * sizeof *c->name);                           \
         if (!grown) return c->failed = true, false;                                                \
         c->name = grown;                                                                           \
+        populate_pages(c->name + c->cap * (width), (cap - c->cap) * (width) * sizeof *c->name);    \
     }
     DFPY_COLUMN_FIELDS(GROW)
 #undef GROW
@@ -71,11 +85,7 @@ static void *region_take(size_t bytes)
     if (p) return p;
     p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return NULL;
-#ifdef MADV_POPULATE_WRITE
-    /* Its pages at once (advice: may fail): a fault a page as the rows are written cost more in
-     * this VM than the pages of the slack that stay unused. */
-    madvise(p, bytes, MADV_POPULATE_WRITE);
-#endif
+    populate_pages(p, bytes); /* the slack's pages too: fewer than the faults they save */
     return p;
 }
 
