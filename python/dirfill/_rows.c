@@ -9,18 +9,42 @@
 
 /* ---- columns ---- */
 
+/* Faults in the whole pages of [p, p + bytes) writable without writing them (advice: may fail):
+ * in this VM a fault a page, as rows are first written, cost more than the pages' clearing. */
+static void populate_pages(void *p, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+    const uintptr_t from = ((uintptr_t)p + 4095) & ~(uintptr_t)4095,
+                    to = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+    if (to > from) madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+#else
+    (void)p, (void)bytes;
+#endif
+}
+
 bool dfpy_rows_reserve(dfpy_rows *c, size_t need)
 {
     if (need <= c->cap) return true;
-    /* A run of the threaded reader (512 KB of PGN) holds some 15,000 positions: room for them
-     * at once (growing would copy them and fault in fresh pages). */
-    size_t cap = c->cap ? c->cap : 16384;
+    /* A run of the threaded reader (a segment is cut once 512 KB wait, after a read of 1 MB:
+     * about 1 MB of PGN) holds some 28,000 positions: room for them at once (growing would copy
+     * them and fault in fresh pages). */
+    size_t cap = c->cap ? c->cap : 32768;
     while (cap < need) cap *= 2;
+    if (c->region) {
+        /* A batch's one mapping cannot grow in place: its rows move to a larger one. */
+        dfpy_rows grown;
+        if (!dfpy_rows_map(&grown, cap, c->with_uci)) return c->failed = true, false;
+        dfpy_rows_append(&grown, c, 0, c->n, 0);
+        dfpy_rows_free(c);
+        *c = grown;
+        return true;
+    }
 #define GROW(name, width)                                                                          \
     {                                                                                              \
         void *grown = realloc(c->name, cap * (width) * sizeof *c->name);                           \
         if (!grown) return c->failed = true, false;                                                \
         c->name = grown;                                                                           \
+        populate_pages(c->name + c->cap * (width), (cap - c->cap) * (width) * sizeof *c->name);    \
     }
     DFPY_COLUMN_FIELDS(GROW)
 #undef GROW
@@ -60,7 +84,9 @@ static void *region_take(size_t bytes)
     pthread_mutex_unlock(&pool.lock);
     if (p) return p;
     p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
+    if (p == MAP_FAILED) return NULL;
+    populate_pages(p, bytes); /* the slack's pages too: fewer than the faults they save */
+    return p;
 }
 
 static void region_give(void *p, size_t bytes)
@@ -544,7 +570,7 @@ void dfpy_sink_drop(void *ctx, void *p)
 {
     dfpy_sink_pool *o = ctx;
     dfpy_sink *s = p;
-    if (s->failed || s->rows.failed || s->rec.failed) {
+    if (dfpy_sink_failed(s)) {
         sink_free(s);
         return;
     }
@@ -556,10 +582,11 @@ void dfpy_sink_drop(void *ctx, void *p)
     if (!kept) sink_free(s);
 }
 
+bool dfpy_sink_failed(const dfpy_sink *s) { return s->failed || s->rec.failed || s->rows.failed; }
+
 static bool stopped(const dfpy_sink *s)
 {
-    return s->failed || s->rec.failed || s->rows.failed ||
-           (s->stop && __atomic_load_n(s->stop, __ATOMIC_RELAXED));
+    return dfpy_sink_failed(s) || (s->stop && __atomic_load_n(s->stop, __ATOMIC_RELAXED));
 }
 
 static void record_warning(dfpy_sink *s, const df_pgn_game *g)
@@ -579,43 +606,6 @@ df_pgn_action dfpy_sink_begin(void *ctx, const df_pgn_game *g)
                     g->tags[i].value_len);
     record_warning(s, g);
     return stopped(s) ? DF_PGN_STOP : DF_PGN_READ;
-}
-
-void dfpy_sink_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
-{
-    dfpy_sink *s = ctx;
-    dfpy_rows *c = &s->rows;
-    if (c->n == c->cap && !dfpy_rows_reserve(c, c->n + 1)) return;
-    const size_t i = c->n++;
-    const df_board *b = p->before;
-    /* df_board_to_parts' fields written in place (a row a ply: the parts struct, its clearing
-     * and its copy cost as much as the rest of the row). */
-    df_board_piece_sets(c->pieces + 12 * i, b);
-    c->castling[i] = df_board_castling_rooks(b);
-    const df_color stm = df_board_stm(b);
-    c->stm[i] = (uint8_t)stm;
-    c->ep[i] = (int8_t)(b->ep < 64 ? b->ep : -1);
-    c->halfmove[i] = b->halfmove;
-    c->fullmove[i] = b->fullmove;
-    c->ply[i] = p->ply;
-    c->game[i] = (int64_t)g->index;
-    c->move[i] = p->move;
-    /* The side to move's view: White's figures negated for Black. */
-    const float sign = stm == DF_WHITE ? 1.0f : -1.0f;
-    if (p->eval_kind == DF_PGN_EVAL_PAWNS)
-        c->eval[i] = sign * (float)p->pawns;
-    else if (p->eval_kind == DF_PGN_EVAL_MATE)
-        c->eval[i] = sign * (p->mate > 0 ? 1000.0f - (float)p->mate : -1000.0f - (float)p->mate);
-    else
-        c->eval[i] = NAN;
-    c->clock[i] = p->has_clock ? (float)p->clock : NAN;
-    if (c->with_uci) {
-        memset(c->uci[i], 0, DF_UCI_MAX); /* numpy reads all six bytes */
-        if (p->move == DF_MOVE_NONE)
-            memcpy(c->uci[i], "0000", 5);
-        else
-            df_move_to_uci(c->uci[i], p->before, p->move);
-    }
 }
 
 df_pgn_action dfpy_sink_end(void *ctx, const df_pgn_game *g)

@@ -8,8 +8,10 @@
 
 #include "_common.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The columns of n rows. */
 typedef struct {
@@ -34,7 +36,8 @@ typedef struct {
     X(ply, 1) X(game, 1) X(move, 1) X(eval, 1) X(clock, 1)
 /* clang-format on */
 
-/* Room for need rows in columns of their own (a sink's). */
+/* Room for need rows: in columns of their own (a sink's), grown in place; in a batch's mapping,
+ * moved to a larger one. */
 bool dfpy_rows_reserve(dfpy_rows *c, size_t need);
 /* Columns of capacity cap in one mapping (a batch's; pages touched only as rows are written). */
 bool dfpy_rows_map(dfpy_rows *c, size_t cap, bool with_uci);
@@ -84,6 +87,11 @@ typedef struct {
     dfpy_rows rows;
     size_t game_start; /* the current game's first row */
     bool warned;       /* the current game's warning is recorded */
+    /* The rooks that may castle change a few times a game: worked out again only then, for a
+     * board whose rights and rook squares (the key) differ from the last one's (0 at first: no
+     * rights, no rooks). */
+    uint64_t castling_key;
+    df_bb castling_rooks;
     dfpy_records rec;
     const bool *stop; /* the pool's: set, the sink's game stops at its next callback */
     bool headers;     /* the pool's: record the tags */
@@ -101,13 +109,62 @@ typedef struct {
     int nspare;
 } dfpy_sink_pool;
 
+/* Whether a sink ran out of memory (it stops at its next callback). */
+bool dfpy_sink_failed(const dfpy_sink *s);
+
 void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, bool headers, const bool *stop);
 void dfpy_sink_pool_free(dfpy_sink_pool *p);
 /* df_pgn_sinks' open and drop (ctx: the pool), and the visitor's callbacks (ctx: the sink). */
 void *dfpy_sink_open(void *pool);
 void dfpy_sink_drop(void *pool, void *sink);
 df_pgn_action dfpy_sink_begin(void *sink, const df_pgn_game *g);
-void dfpy_sink_ply(void *sink, const df_pgn_game *g, const df_pgn_ply *p);
 df_pgn_action dfpy_sink_end(void *sink, const df_pgn_game *g);
+
+/* The visitor's ply: a row. Inline: the serial reader's visitor calls it once a position, where
+ * the call's own cost is a tenth of the row's. */
+static inline void dfpy_sink_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
+{
+    dfpy_sink *s = ctx;
+    dfpy_rows *c = &s->rows;
+    if (c->n == c->cap && !dfpy_rows_reserve(c, c->n + 1)) return;
+    const size_t i = c->n++;
+    const df_board *b = p->before;
+    /* df_board_to_parts' fields written in place (a row a ply: the parts struct, its clearing
+     * and its copy cost as much as the rest of the row). */
+    df_board_piece_sets(c->pieces + 12 * i, b);
+    uint32_t rooks;
+    _Static_assert(sizeof b->castle_rook == sizeof rooks, "a rook square for each of 4 rights");
+    memcpy(&rooks, b->castle_rook, sizeof rooks);
+    const uint64_t key = b->castling | (uint64_t)rooks << 8;
+    if (key != s->castling_key) {
+        s->castling_key = key;
+        s->castling_rooks = df_board_castling_rooks(b);
+    }
+    c->castling[i] = s->castling_rooks;
+    const df_color stm = df_board_stm(b);
+    c->stm[i] = (uint8_t)stm;
+    c->ep[i] = (int8_t)(b->ep < 64 ? b->ep : -1);
+    c->halfmove[i] = b->halfmove;
+    c->fullmove[i] = b->fullmove;
+    c->ply[i] = p->ply;
+    c->game[i] = (int64_t)g->index;
+    c->move[i] = p->move;
+    /* The side to move's view: White's figures negated for Black. */
+    const float sign = stm == DF_WHITE ? 1.0f : -1.0f;
+    if (p->eval_kind == DF_PGN_EVAL_PAWNS)
+        c->eval[i] = sign * (float)p->pawns;
+    else if (p->eval_kind == DF_PGN_EVAL_MATE)
+        c->eval[i] = sign * (p->mate > 0 ? 1000.0f - (float)p->mate : -1000.0f - (float)p->mate);
+    else
+        c->eval[i] = NAN;
+    c->clock[i] = p->has_clock ? (float)p->clock : NAN;
+    if (c->with_uci) {
+        memset(c->uci[i], 0, DF_UCI_MAX); /* numpy reads all six bytes */
+        if (p->move == DF_MOVE_NONE)
+            memcpy(c->uci[i], "0000", 5);
+        else
+            df_move_to_uci(c->uci[i], p->before, p->move);
+    }
+}
 
 #endif

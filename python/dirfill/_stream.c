@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* PGN positions in batches of a fixed number of rows (pgn_batches), and all of them at once on
- * the same machinery (pgn_positions). The library's threaded reader runs on a thread of its own
- * (its calling thread decompresses and cuts, its workers replay the games into sinks); its
- * deliver callback copies each run's rows, in input order, into batches of batch_size rows,
- * each one mapping, and queues the full ones; the Python iterator takes them from the queue
- * (the GIL released while it waits), turns them into numpy arrays without copying and, when
- * asked, computes their planes while the reader goes on. The queue holds at most two batches:
- * the reader waits when the caller does not keep up, so memory is bounded by the batch size
- * and the reader's own bounds, not by the input; a batch's mapping, given back by its arrays,
- * serves a later batch. pgn_positions runs the same reader and sinks on the calling thread and
- * copies each run's rows once into one mapping per column, reserved as address space for
- * 2^31 rows (pages touched only as rows are written, never moved or copied). Game headers, errors, skipped games and warnings travel
- * with the batch that holds the game's first row (a game without rows: with the batch being
- * filled when it ended). */
+/* PGN positions in batches of a fixed number of rows (pgn_batches), and all of them at once on the
+ * same machinery (pgn_positions). The library's threaded reader runs on a thread of its own (its
+ * calling thread decompresses and cuts, its workers replay the games into sinks); its deliver
+ * callback copies each run's rows, in input order, into batches of batch_size rows, each one
+ * mapping, and queues the full ones (with one thread, the reader writes the rows into the batch in
+ * place, and queues it at the end of the game that fills it); the Python iterator takes them from
+ * the queue (the GIL released while it waits), turns them into numpy arrays without copying and,
+ * when asked, computes their planes while the reader goes on. The queue holds at most two batches:
+ * the reader waits when the caller does not keep up, so memory is bounded by the batch size and the
+ * reader's own bounds, not by the input; a batch's mapping, given back by its arrays, serves a
+ * later batch. pgn_positions runs the same reader and sinks on the calling thread and copies each
+ * run's rows once into one mapping per column, reserved as address space for 2^31 rows (pages
+ * touched only as rows are written, never moved or copied). Game headers, errors, skipped games and
+ * warnings travel with the batch that holds the game's first row (a game without rows: with the
+ * batch being filled when it ended). */
 #include "_rows.h"
 #include "_source.h"
 
@@ -27,12 +28,19 @@
 #define RESERVE ((size_t)1 << 31)
 enum { QUEUE = 2 };
 
+/* A batch is a sink: with one thread the reader's visitor writes its rows in place (a game's
+ * rows may run past batch_size into the slack until the game ends); with more, deliver appends
+ * the workers' runs to its rows and records. */
 typedef struct batch {
-    dfpy_rows rows;
+    dfpy_sink sink;
     int32_t *file; /* with_file: the index of each row's source */
-    dfpy_records rec;
+    size_t file_cap;
     struct batch *next;
 } batch;
+
+/* A batch's room past batch_size: a game that ends beyond it moves (a copy) to a larger
+ * mapping. More plies than nearly every game has; the pages are touched only when used. */
+enum { SLACK = 1024 };
 
 /* One source to read: a path, data or file object; a byte range of a plain file or None; the
  * number of its first game (None: the one after the previous source's last). */
@@ -107,18 +115,30 @@ typedef struct {
 static void batch_free(batch *b)
 {
     if (!b) return;
-    dfpy_rows_free(&b->rows);
+    dfpy_rows_free(&b->sink.rows);
     free(b->file);
-    free(b->rec.text);
+    free(b->sink.rec.text);
     free(b);
+}
+
+/* The file column's room as the rows' (false: out of memory). */
+static bool batch_file_room(batch *b)
+{
+    int32_t *file = realloc(b->file, b->sink.rows.cap * sizeof *b->file);
+    if (!file) return false;
+    b->file = file;
+    b->file_cap = b->sink.rows.cap;
+    return true;
 }
 
 static batch *batch_new(stream *st)
 {
     batch *b = calloc(1, sizeof *b);
     if (!b) return NULL;
-    if (!dfpy_rows_map(&b->rows, st->batch_size, st->with_uci) ||
-        (st->with_file && !(b->file = malloc(st->batch_size * sizeof *b->file + 1)))) {
+    b->sink.stop = &st->stop;
+    b->sink.headers = st->pool.headers;
+    if (!dfpy_rows_map(&b->sink.rows, st->batch_size + SLACK, st->with_uci) ||
+        (st->with_file && !batch_file_room(b))) {
         batch_free(b);
         return NULL;
     }
@@ -140,8 +160,11 @@ static bool emit(stream *st)
         else
             st->head = b;
         st->tail = b;
-        st->nready++;
-        pthread_cond_broadcast(&st->cond);
+        /* The iterator waiting for a batch is woken once the queue is full, not for each batch:
+         * when it keeps up with the reader, a wake-up (an interrupt to another CPU) cost the
+         * reader more than the batch's Python objects cost the iterator; then it takes the
+         * second batch without waiting. */
+        if (++st->nready >= st->max_ready) pthread_cond_broadcast(&st->cond);
     }
     pthread_mutex_unlock(&st->lock);
     if (stop) batch_free(b);
@@ -212,16 +235,17 @@ static int deliver(void *ctx, void *p, uint64_t first_game)
     size_t i = 0, at = 0;
     while (i < rows->n || at < s->rec.len) {
         if (!st->filling && !(st->filling = batch_new(st))) return st->failed = true, 1;
-        batch *b = st->filling;
-        const size_t room = st->batch_size - b->rows.n, j = rows->n - i < room ? rows->n : i + room;
-        if (b->file)
-            for (size_t k = b->rows.n; k < b->rows.n + (j - i); k++) b->file[k] = st->source;
-        dfpy_rows_append(&b->rows, rows, i, j, (int64_t)base);
-        const bool full = b->rows.n == st->batch_size;
+        dfpy_rows *to = &st->filling->sink.rows;
+        dfpy_records *rec = &st->filling->sink.rec;
+        const size_t room = st->batch_size - to->n, j = rows->n - i < room ? rows->n : i + room;
+        if (st->filling->file)
+            for (size_t k = to->n; k < to->n + (j - i); k++) st->filling->file[k] = st->source;
+        dfpy_rows_append(to, rows, i, j, (int64_t)base);
+        const bool full = to->n == st->batch_size;
         const uint64_t last = full ? (uint64_t)rows->game[j - 1] : UINT64_MAX;
         while (at < s->rec.len && record_game(&s->rec, at) <= last)
-            at = record_copy(&b->rec, &s->rec, at, base, st->line_base);
-        if (b->rec.failed) return st->failed = true, 1;
+            at = record_copy(rec, &s->rec, at, base, st->line_base);
+        if (rec->failed) return st->failed = true, 1;
         i = j;
         if (full && !emit(st)) return 1;
     }
@@ -260,11 +284,77 @@ static void keep_exception(stream *st)
         PyErr_Fetch(&st->exc_type, &st->exc_value, &st->exc_tb);
 }
 
-/* threads == 1: the reader on this thread, its rows delivered once SERIAL_ROWS wait at a game's
- * end (df_pgn_read_threaded on one thread delivers where a block of input ends between games,
- * which a block rarely does: its one sink would hold most of a file's rows). 1024 rows (140 KB)
- * stay in the core's L2 cache between their writing and their copy into a batch; 8192 did not. */
+/* threads == 1: the reader on this thread. pgn_batches: its visitor writes each row in place
+ * into the batch being filled (a row written once, as the C reader's own sinks do; a copy into
+ * a batch was a sixth of what the Python path cost over the C reader), and the batch is queued
+ * when a game ends with batch_size rows or more in it. pgn_positions: its rows delivered once
+ * SERIAL_ROWS wait at a game's end (df_pgn_read_threaded on one thread delivers where a block of
+ * input ends between games, which a block rarely does: its one sink would hold most of a file's
+ * rows). 1024 rows (140 KB) stay in the core's L2 cache between their writing and their copy;
+ * 8192 did not. */
 enum { SERIAL_ROWS = 1024, SERIAL_TEXT = 1 << 20, SERIAL_BLOCK = 1 << 20 };
+
+static df_pgn_action batch_begin(void *ctx, const df_pgn_game *g)
+{
+    stream *st = ctx;
+    if (!st->filling && !(st->filling = batch_new(st))) return st->failed = true, DF_PGN_STOP;
+    return dfpy_sink_begin(&st->filling->sink, g);
+}
+
+static void batch_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
+{
+    stream *st = ctx;
+    batch *b = st->filling;
+    dfpy_sink_ply(&b->sink, g, p);
+    if (!b->file || dfpy_sink_failed(&b->sink)) return;
+    if (b->sink.rows.cap > b->file_cap && !batch_file_room(b))
+        b->sink.failed = true; /* the game stops at its next callback */
+    else
+        b->file[b->sink.rows.n - 1] = st->source;
+}
+
+/* At a game's end, the filling batch queued once it holds batch_size rows, with every record
+ * (each game in it began before its batch_size-th row, or has none); the rows past them, the last
+ * game's, go to the next batches, the full ones queued too. False when the run must stop. */
+static bool batch_split(stream *st)
+{
+    batch *full = st->filling, *rest = NULL, **tail = &rest;
+    const size_t n = full->sink.rows.n, size = st->batch_size;
+    if (n < size) return true;
+    /* Copied out before the full batch is queued: its arrays may give its mapping back to the
+     * pool, for a new batch to overwrite, as soon as the caller drops them. */
+    bool ok = true;
+    for (size_t from = size; ok && from < n; from += size) {
+        batch *b = batch_new(st);
+        if (!(ok = b != NULL)) break;
+        const size_t to = n - from < size ? n : from + size;
+        dfpy_rows_append(&b->sink.rows, &full->sink.rows, from, to, 0);
+        if (b->file) memcpy(b->file, full->file + from, (to - from) * sizeof *b->file);
+        *tail = b;
+        tail = &b->next;
+    }
+    full->sink.rows.n = size;
+    if (!ok) st->failed = true;
+    ok = ok && emit(st);
+    while (rest) { /* the last, short of batch_size rows, is the one being filled */
+        st->filling = rest;
+        rest = rest->next;
+        st->filling->next = NULL;
+        if (ok && st->filling->sink.rows.n == size) ok = emit(st);
+        if (!ok) batch_free(st->filling), st->filling = NULL;
+    }
+    return ok;
+}
+
+static df_pgn_action batch_end(void *ctx, const df_pgn_game *g)
+{
+    stream *st = ctx;
+    if (!st->filling) return DF_PGN_STOP; /* begin could not make one */
+    const df_pgn_action a = dfpy_sink_end(&st->filling->sink, g);
+    if (dfpy_sink_failed(&st->filling->sink)) st->failed = true;
+    if (a != DF_PGN_READ) return a;
+    return batch_split(st) ? DF_PGN_READ : DF_PGN_STOP;
+}
 
 typedef struct {
     stream *st;
@@ -298,17 +388,24 @@ static df_pgn_action serial_end(void *ctx, const df_pgn_game *g)
     return DF_PGN_READ;
 }
 
-/* As df_pgn_read_threaded with one thread (the games are numbered by the reader, from 0). */
+/* As df_pgn_read_threaded with one thread. Batches: the games and lines numbered by the reader
+ * as the stream numbers them (nothing delivers them to renumber them); pgn_positions: from 0 and
+ * 1, as the threaded reader numbers a run. */
 static df_status read_serial(stream *st, df_pgn_source *src, df_pgn_stats *stats)
 {
     df_pgn_reader *r = df_pgn_reader_new();
-    serial c = {st, sink_open(st)};
+    serial c = {st, st->whole ? sink_open(st) : NULL};
     char *block = malloc(SERIAL_BLOCK);
-    df_status status = r && c.sink && block ? DF_OK : DF_ERR_IO;
+    df_status status = r && (c.sink || !st->whole) && block ? DF_OK : DF_ERR_IO;
     if (status == DF_OK) {
         df_pgn_reader_set_filter(r, st->filter);
-        df_pgn_reader_reset(r, st->flags, 0, 1, 0);
-        const df_pgn_visitor v = {serial_begin, serial_ply, serial_end, &c};
+        if (st->whole)
+            df_pgn_reader_reset(r, st->flags, 0, 1, 0);
+        else
+            df_pgn_reader_reset(r, st->flags, st->base, st->line_base + 1, 0);
+        const df_pgn_visitor v = st->whole
+                                     ? (df_pgn_visitor){serial_begin, serial_ply, serial_end, &c}
+                                     : (df_pgn_visitor){batch_begin, batch_ply, batch_end, st};
         for (;;) {
             const long n = df_pgn_source_read(src, block, SERIAL_BLOCK);
             if (n < 0) status = DF_ERR_IO; /* the games before are delivered, as there */
@@ -319,7 +416,7 @@ static df_status read_serial(stream *st, df_pgn_source *src, df_pgn_stats *stats
             }
             if ((status = df_pgn_feed(r, block, (size_t)n, &v)) != DF_OK) break;
         }
-        if (status != DF_ERR_INTERRUPTED && !serial_flush(&c) && status == DF_OK)
+        if (c.sink && status != DF_ERR_INTERRUPTED && !serial_flush(&c) && status == DF_OK)
             status = DF_ERR_INTERRUPTED;
         *stats = df_pgn_reader_stats(r);
     }
@@ -378,7 +475,8 @@ static void run(stream *st)
         gil_give(st, g);
     }
     /* The last, short batch (the games read before an error too). */
-    if (st->filling && !st->stop && (st->filling->rows.n || st->filling->rec.len)) emit(st);
+    if (st->filling && !st->stop && (st->filling->sink.rows.n || st->filling->sink.rec.len))
+        emit(st);
     batch_free(st->filling);
     st->filling = NULL;
     pthread_mutex_lock(&st->lock);
@@ -549,19 +647,19 @@ static PyObject *batch_dict(BatchesObject *self, batch *b)
     PyObject *out = PyDict_New(), *planes = NULL;
     int status = out ? 0 : -1;
     if (!status && self->planes) {
-        planes = batch_planes(self, &b->rows);
+        planes = batch_planes(self, &b->sink.rows);
         status = planes ? PyDict_SetItemString(out, "planes", planes) : -1;
         Py_XDECREF(planes);
     }
     if (!status && b->file) {
-        npy_intp n = (npy_intp)b->rows.n;
+        npy_intp n = (npy_intp)b->sink.rows.n;
         PyObject *f = PyArray_SimpleNew(1, &n, NPY_INT32);
-        if (f) memcpy(PyArray_DATA((PyArrayObject *)f), b->file, b->rows.n * sizeof *b->file);
+        if (f) memcpy(PyArray_DATA((PyArrayObject *)f), b->file, b->sink.rows.n * sizeof *b->file);
         status = f ? PyDict_SetItemString(out, "file", f) : -1;
         Py_XDECREF(f);
     }
-    if (!status) status = dfpy_rows_to_dict(&b->rows, out);
-    if (!status) status = dfpy_records_to_dict(&b->rec, out, self->lazy_headers);
+    if (!status) status = dfpy_rows_to_dict(&b->sink.rows, out);
+    if (!status) status = dfpy_records_to_dict(&b->sink.rec, out, self->lazy_headers);
     batch_free(b);
     if (status) Py_CLEAR(out);
     return out;
@@ -589,8 +687,8 @@ static PyObject *Batches_next(BatchesObject *self)
             if ((b = st->head)) {
                 st->head = b->next;
                 if (!st->head) st->tail = NULL;
-                st->nready--;
-                pthread_cond_broadcast(&st->cond); /* room in the queue */
+                /* The reader waiting for room, likewise, once the queue is empty. */
+                if (--st->nready == 0) pthread_cond_broadcast(&st->cond);
             }
             done = st->done;
             pthread_mutex_unlock(&st->lock);

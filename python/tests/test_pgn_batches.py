@@ -89,7 +89,39 @@ def test_thread_counts_agree(whole, threads):
     same_columns(got, whole)
 
 
-def test_files_in_order(tmp_path, whole):
+# 2,100 plies: more than a batch's room past its batch_size rows (1,024) for any batch_size below
+# 1,076, so that one thread's reader, which writes rows in place into the batch being filled,
+# moves the batch to a larger one in the middle of the game.
+LONG = ('[Event "long"]\n[Result "*"]\n\n'
+        + " ".join(f"{2 * i + 1}. Nf3 Nf6 {2 * i + 2}. Ng1 Ng8" for i in range(525)) + " *\n\n")
+
+
+@pytest.mark.parametrize("size", [1, 7, 1000])
+def test_one_thread_batches_grow_and_split_in_place(size):
+    """One thread: a game's rows past a batch's batch_size go to the next batches once the game
+    ends, a game longer than the batch's room moves it; every row, record and file number as
+    the threaded reader's (which copies each run into the batches)."""
+    text = (TEXT + LONG + BAD + LONG + TEXT).encode()
+    want = dirfill.pgn_positions(text, uci=True, threads=2)
+    assert np.count_nonzero(want["game"] == len(TEXT.split("[Event")) - 1) == 2100
+    batches = list(dirfill._dirfill._pgn_batches([(text, None, 0), (LONG.encode(), None, None)],
+                                                 size, threads=1, uci=True, file_column=True))
+    assert [len(b["ply"]) for b in batches[:-1]] == [size] * (len(batches) - 1)
+    got = concat(batches, COLUMNS + ("file",))
+    n = len(want["ply"])
+    same_columns({k: v[:n] for k, v in got.items()}, want)
+    assert np.array_equal(got["file"], np.repeat([0, 1], [n, 2100]))
+    assert np.array_equal(got["game"][n:], np.full(2100, want["stats"]["games"]))
+    assert np.array_equal(got["ply"][n:], np.arange(2100))
+    for key in ("errors", "skipped", "warnings"):
+        assert merged(batches, key) == want[key], key
+    tags = merged(batches, "headers")
+    assert tags.pop(want["stats"]["games"]) == {"Event": "long", "Result": "*"}
+    assert tags == want["headers"]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_files_in_order(tmp_path, whole, threads):
     a, b = tmp_path / "a.pgn", tmp_path / "b.pgn.gz"
     half = TEXT.encode()
     a.write_bytes(half)
@@ -97,7 +129,7 @@ def test_files_in_order(tmp_path, whole):
         f.write(half)
     one = dirfill.pgn_positions(half + half, threads=2)
     for size in (333, 4096):
-        batches = list(dirfill.pgn_batches([a, b], size, threads=2))
+        batches = list(dirfill.pgn_batches([a, b], size, threads=threads))
         got = concat(batches, dirfill.POSITION_COLUMNS)
         same_columns(got, one, dirfill.POSITION_COLUMNS)  # game numbers go on in the second
         assert merged(batches, "headers") == one["headers"]

@@ -28,9 +28,9 @@ enum {
 /* One segment: its text, where it starts, and what its worker made of it. */
 typedef struct {
     char *data;
-    size_t len;
-    char next[2]; /* the next segment's first two bytes ('[' and a letter); none for the last */
-    bool last;    /* the input ends with it: the worker finishes its reader */
+    size_t len, cap; /* cap: data's room */
+    char next[2];    /* the next segment's first two bytes ('[' and a letter); none for the last */
+    bool last;       /* the input ends with it: the worker finishes its reader */
     uint64_t first_line, offset;
     void *sink;
     df_pgn_stats stats;
@@ -91,8 +91,19 @@ static void *df__worker(void *arg)
     return NULL;
 }
 
+/* A segment's text buffer, delivered and kept for a later cut. */
+typedef struct {
+    char *data;
+    size_t cap;
+} df__text;
+
 typedef struct {
     df__pool pool;
+    /* Up to the ring's capacity of them: glibc gives a freed buffer of a segment's size back to
+     * the system, and a new one is faulted in page by page as the cut copies into it, which cost
+     * the calling thread more than the copy itself. */
+    df__text *spare;
+    size_t nspare;
     pthread_t *tid;
     unsigned started;
     df_pgn_stats totals;
@@ -123,7 +134,10 @@ static void df__wait(df__pool *pool, size_t i)
 static void df__release(df__run *run, df__segment *s)
 {
     if (s->sink) run->pool.sinks->drop(run->pool.sinks->ctx, s->sink);
-    free(s->data);
+    if (s->data && run->nspare < run->pool.capacity)
+        run->spare[run->nspare++] = (df__text){s->data, s->cap};
+    else
+        free(s->data);
     s->sink = NULL;
     s->data = NULL;
 }
@@ -156,6 +170,7 @@ static bool df__deliver_oldest(df__run *run, bool wait)
         df__segment merged = *n;
         merged.data = joined;
         merged.len = s->len + n->len;
+        merged.cap = merged.len + 1;
         merged.first_line = s->first_line;
         merged.offset = s->offset;
         merged.sink = pool->sinks->open(pool->sinks->ctx);
@@ -252,13 +267,31 @@ static size_t df__find_cut(const char *buf, size_t len, size_t from)
     return 0;
 }
 
+/* A buffer for a segment of n bytes: a spare one (grown if need be), else a new one. */
+static bool df__text_take(df__run *run, size_t n, df__segment *s)
+{
+    df__text t = run->nspare ? run->spare[--run->nspare] : (df__text){NULL, 0};
+    if (n == 0) n = 1;
+    if (t.cap < n) {
+        char *grown = realloc(t.data, n);
+        if (!grown) {
+            free(t.data);
+            return false;
+        }
+        t.data = grown;
+        t.cap = n;
+    }
+    s->data = t.data;
+    s->cap = t.cap;
+    return true;
+}
+
 /* Makes pending[0, at) a segment; the rest stays pending. */
 static bool df__cut(df__run *run, df__pending *p, size_t at, bool last)
 {
     df__segment s;
     memset(&s, 0, sizeof s);
-    s.data = malloc(at ? at : 1);
-    if (!s.data) return false;
+    if (!df__text_take(run, at, &s)) return false;
     if (at) memcpy(s.data, p->buf, at); /* p->buf is null before the first byte */
     s.len = at;
     s.last = last;
@@ -405,6 +438,7 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, const df_pgn_
     pthread_cond_init(&pool->changed, NULL);
     pool->capacity = 4 * (size_t)threads;
     pool->ring = calloc(pool->capacity, sizeof *pool->ring);
+    run.spare = calloc(pool->capacity, sizeof *run.spare);
     pool->flags = flags;
     pool->filter = filter;
     pool->sinks = sinks;
@@ -412,7 +446,7 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, const df_pgn_
     run.again = df_pgn_reader_new();
     if (run.again) df_pgn_reader_set_filter(run.again, filter);
     df__pending pending = {NULL, 0, 0, 0, 1};
-    if (!pool->ring || !run.tid || !run.again) run.status = DF_ERR_IO;
+    if (!pool->ring || !run.spare || !run.tid || !run.again) run.status = DF_ERR_IO;
     for (unsigned t = 0; run.status == DF_OK && t < threads; t++)
         if (pthread_create(&run.tid[t], NULL, df__worker, pool) == 0) run.started++;
     if (run.status == DF_OK && run.started == 0) run.status = DF_ERR_IO;
@@ -463,6 +497,8 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, const df_pgn_
     pthread_mutex_destroy(&pool->lock);
     pthread_cond_destroy(&pool->changed);
     free(pool->ring);
+    while (run.nspare) free(run.spare[--run.nspare].data);
+    free(run.spare);
     free(run.tid);
     free(pending.buf);
     free(block);
