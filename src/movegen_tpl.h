@@ -387,7 +387,10 @@ MG_INLINE void mg_collect(const df_board *b, mg_groups *G, unsigned kinds, const
     G->empty = p.empty;
     mg_add(G, G_FROM, DF_KING, df_king_table[p.ksq] & ~p.danger & p.filter, p.ksq, 0, 0);
     if (df_more_than_one(p.checkers)) return;
-    if (!p.checkers && (kinds & DF__GEN_QUIETS)) mg_castling(G, &p);
+    /* Rights first: most positions have none, and then the castling code is skipped before
+     * anything of it is computed (tested after the check, its squares were computed ahead). */
+    if ((b->castling & df_castle_rights_of(us)) && !p.checkers && (kinds & DF__GEN_QUIETS))
+        mg_castling(G, &p);
     mg_pieces(G, &p, sl);
     if (p.pinned && !p.checkers) mg_pinned(G, &p);
     mg_pawns(G, &p);

@@ -208,6 +208,78 @@ static void test_perft_against_reference(void **state)
     }
 }
 
+/* A random ending: kings, each side's sliders (none, one or two, of any kind), sometimes a
+ * knight, and pawns on ranks 2 to 7 (promotions among the moves), as a FEN. */
+static void rand_ending_fen(char *fen, size_t size)
+{
+    static const char sliders[] = "rbq";
+    char board[64];
+    memset(board, '.', sizeof board);
+    for (int color = 0; color < 2; color++) {
+        char pieces[16];
+        int n = 0;
+        pieces[n++] = 'k';
+        for (int k = (int)(dft_rand() % 3); k > 0; k--) pieces[n++] = sliders[dft_rand() % 3];
+        if (dft_rand() % 3 == 0) pieces[n++] = 'n';
+        for (int k = (int)(dft_rand() % 6); k > 0; k--) pieces[n++] = 'p';
+        for (int i = 0; i < n; i++) {
+            int sq;
+            do sq = pieces[i] == 'p' ? 8 + (int)(dft_rand() % 48) : (int)(dft_rand() % 64);
+            while (board[sq] != '.');
+            board[sq] = color ? pieces[i] : (char)(pieces[i] - 'a' + 'A');
+        }
+    }
+    size_t len = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            const char c = board[8 * rank + file];
+            if (c == '.') {
+                empty++;
+                continue;
+            }
+            if (empty) fen[len++] = (char)('0' + empty);
+            empty = 0;
+            fen[len++] = c;
+        }
+        if (empty) fen[len++] = (char)('0' + empty);
+        if (rank) fen[len++] = '/';
+    }
+    snprintf(fen + len, size - len, " %c - - 0 1", dft_rand() & 1 ? 'b' : 'w');
+}
+
+/* Perft's sparse paths (a side with at most one slider: looked up, not filled; one sniper at
+ * most on the king's lines) against the reference, on endings where they are taken, left and
+ * taken again below the root: a capture takes a second slider off, a promotion adds one. */
+static void test_perft_sparse_sliders(void **state)
+{
+    (void)state;
+    FOR_EACH_LOOKUP(m)
+    {
+        long positions = 0;
+        uint64_t total = 0;
+        for (long i = 0; i < DFT_ITERATIONS / 2000; i++) {
+            char fen[DF_FEN_MAX];
+            rand_ending_fen(fen, sizeof fen);
+            df_board b;
+            df_fen_error err;
+            if (df_fen_parse(&b, fen, strlen(fen), DF_FEN_STANDARD, &err) != DF_OK ||
+                !df_board_playable(&b))
+                continue;
+            uint64_t nodes;
+            assert_int_equal(DF_OK, df_perft(&nodes, &b, 3));
+            const uint64_t want = ref_perft(&b, 3);
+            if (nodes != want)
+                fail_msg("%s: perft 3 %llu, the reference %llu", fen, (unsigned long long)nodes,
+                         (unsigned long long)want);
+            positions++;
+            total += nodes;
+        }
+        print_message("%ld positions, %llu nodes\n", positions, (unsigned long long)total);
+        assert_true(positions > DFT_ITERATIONS / 20000 && total > 0);
+    }
+}
+
 /* No legal move tree where the side not to move is in check; perft says so. */
 static void test_unplayable(void **state)
 {
@@ -322,7 +394,7 @@ static void test_polyglot_published_keys(void **state)
 static void test_null_move(void **state)
 {
     (void)state;
-    for (long i = 0; i < DFT_ITERATIONS / 1000; i++) {
+    for (long i = 0; i < DFT_ITERATIONS / 2000; i++) {
         df_board b, n;
         dft_rand_game_position(&b);
         if (df_checkers(&b)) continue;
@@ -411,6 +483,7 @@ int main(void)
         cmocka_unit_test_teardown(test_moves_against_reference, restore_lookup),
         cmocka_unit_test_teardown(test_many_moves, restore_lookup),
         cmocka_unit_test_teardown(test_perft_against_reference, restore_lookup),
+        cmocka_unit_test_teardown(test_perft_sparse_sliders, restore_lookup),
         cmocka_unit_test(test_unplayable),
         cmocka_unit_test(test_make_move_playouts),
         cmocka_unit_test(test_polyglot_published_keys),
