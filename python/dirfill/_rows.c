@@ -70,8 +70,14 @@ static struct {
     int n;
 } pool = {PTHREAD_MUTEX_INITIALIZER, {NULL}, {0}, 0};
 
+/* Regions below this come from malloc: a small batch (batch_size of a few rows) is one of many
+ * that a game fills at once, and a mapping each, given back with munmap (a TLB shootdown across
+ * the CPUs), cost 15x the time of its rows. */
+enum { SMALL_REGION = 64 << 10 };
+
 static void *region_take(size_t bytes)
 {
+    if (bytes < SMALL_REGION) return aligned_alloc(64, bytes);
     void *p = NULL;
     pthread_mutex_lock(&pool.lock);
     for (int i = 0; i < pool.n; i++)
@@ -91,6 +97,10 @@ static void *region_take(size_t bytes)
 
 static void region_give(void *p, size_t bytes)
 {
+    if (bytes < SMALL_REGION) {
+        free(p);
+        return;
+    }
     pthread_mutex_lock(&pool.lock);
     const bool kept = pool.n < POOL;
     if (kept) {
