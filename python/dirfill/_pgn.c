@@ -365,8 +365,9 @@ PyMethodDef dfpy_pgn_methods[] = {
      "reader of the part after: the threaded reader's rule (a line after a blank line that "
      "starts with '[' and a letter, outside any tag section) with the game before ended. "
      "`game` is the index of the game that starts there, `line` its line; a target with no cut "
-     "after it gets the input's size and its number of games. The input is lexed (no move "
-     "replayed) up to the last cut. pgn_positions(path, byte_range=(a, b), first_game=game) "
+     "after it gets the input's size and its number of games. The input is skimmed (tags "
+     "read, movetext passed over for the games' ends) up to the last cut. pgn_positions(path, "
+     "byte_range=(a, b), first_game=game) "
      "then reads a part exactly as the whole input's reader reads it (PGNDataset's split)."},
     {"_pgn_games", (PyCFunction)(void (*)(void))py_pgn_games, METH_VARARGS | METH_KEYWORDS, NULL},
     {"pgn_split", py_pgn_split, METH_VARARGS,
