@@ -369,7 +369,11 @@ static df_status df__serial_deliver(df__serial_run *s, bool reopen)
 static df_status df__serial_feed(df__serial_run *s, const char *data, size_t n, bool all,
                                  size_t *fed)
 {
-    const char *p = data, *end = data + n; /* data may be null when n is 0 */
+    if (n == 0) { /* data may be null, and null + 0 is undefined */
+        if (fed) *fed = 0;
+        return DF_OK;
+    }
+    const char *p = data, *end = data + n;
     df_status status = DF_OK;
     while (status == DF_OK && p < end) {
         const char *stop = end;
