@@ -561,7 +561,8 @@ static void test_skim_finds_the_same_games(void **state)
 
 /* Movetext that the skimmer's 64-byte blocks must hand over to the byte-wise code: comments
  * over several lines, a '{' inside a comment, a '}' outside one, a '[' starting a line inside a
- * comment (a new game) or inside an unclosed command (text), '%' lines, variations, line
+ * comment (a new game) or inside an unclosed command (text), '%' lines, a '%' after a '}'
+ * that is not one (fuzz_pgn found it: a piece that starts at that '}'), variations, line
  * comments, results in comments, CRLF, a game of tags only. */
 static const char skim_snippets[] =
     "[Event \"a\"]\n[White \"W\\\\1\"]\n\n"
@@ -576,6 +577,8 @@ static const char skim_snippets[] =
     "line comment { 1-0\n2. Nf3 $1 Nc6 3. Bc4 Bc5 4. O-O-O?? 1/2-1/2\n\n"
     "[Event \"h\"]\r\n[White \"W\\\\1\"]\r\n\r\n1. e4 {a comment\r\nover lines} e5 } 2. Nf3 {x}\r\n"
     "{y} Nc6 1-0\r\n\r\n"
+    "[Event \"m\"]\n\n1. e4 {a\n}%not an escape: a '[' after it starts a game [Event \"n\"]\n"
+    "[White \"W\\\\1\"]\n\n1. d4 1-0\n\n"
     "[Event \"i\"]\n[Result \"*\"]\n\n[Event \"j\"]\n\n1. e4 { no end to it\n"
     "[%eval 0.3] } e5 { [ not a tag }\n[Event \"k\"]\n1. d4 0-1\n";
 

@@ -688,7 +688,9 @@ static const char *skim_comment(df_pgn_reader *r, const char *p, const char *end
     if (p < end && !(r->line_start && *p == '[')) {
         const char *q = df__find3(p, end, '}', '\n', '\n');
         if (q < end && *q == '}') {
-            if (q > p) r->line_start = false;
+            /* Even with no text before it (this piece may start at the '}', after the
+             * comment's newline): a '%' after it starts no escape line. */
+            r->line_start = false;
             r->state = ST_MOVES;
             return q + 1;
         }
