@@ -86,20 +86,22 @@ python:
 	$(VENV)/bin/python -m pip install -q --no-build-isolation --no-deps --force-reinstall ./python
 
 test-asan: python-asan
-	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
 	ctest --preset asan -j $(JOBS)
 
-# The Python package built with AddressSanitizer and UBSan (library and extension) in its own
-# venv, its tests run with the runtimes preloaded into Debian's python3 (-s: a sanitizer report
-# goes to stderr as the process stops, where pytest must not be capturing it).
+# The Python package built with AddressSanitizer and UBSan in its own venv: the extension,
+# linked with the asan preset's library (the one the C tests use, position independent), its
+# tests run with the runtimes preloaded into Debian's python3 (-s: a sanitizer report goes to
+# stderr as the process stops, where pytest must not be capturing it).
 SANITIZE   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ASAN_VENV  := build/venv-asan
 python-asan:
 	$(call ensure,$(TEST_DEPS))
+	cmake --preset asan
+	cmake --build --preset asan -j $(JOBS) --target dirfill
 	rm -rf $(ASAN_VENV) python/build
 	$(PYTHON) -m venv --system-site-packages $(ASAN_VENV)
-	CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)" DIRFILL_CMAKE_ARGS="-DCMAKE_C_FLAGS=-fsanitize=address,undefined" \
+	CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)" DIRFILL_LIBRARY_BUILD="$(CURDIR)/build/asan" \
 	  $(ASAN_VENV)/bin/python -m pip install -q --no-build-isolation --no-deps --force-reinstall ./python
 	rm -rf python/build
 	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \

@@ -21,15 +21,18 @@ class build_with_library(build_ext):
         if not os.path.exists(os.path.join(ROOT, "include", "dirfill.h")):
             raise RuntimeError("dirfill's sources are not next to python/: build from a checkout "
                                "(pip >= 21.3 builds a local directory in place)")
-        build = os.path.join(os.path.abspath(self.build_temp), "libdirfill")
-        # DIRFILL_CMAKE_ARGS: more configure arguments (the sanitizer build passes its flags).
-        extra = os.environ.get("DIRFILL_CMAKE_ARGS", "").split()
-        subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
-                               "-DCMAKE_POSITION_INDEPENDENT_CODE=ON", "-DBUILD_SHARED_LIBS=OFF",
-                               "-DDIRFILL_BUILD_TESTS=OFF", "-DDIRFILL_BUILD_PROGRAM=OFF",
-                               "-DDIRFILL_INSTALL=OFF"] + extra)
-        subprocess.check_call(["cmake", "--build", build, "--target", "dirfill", "-j",
-                               str(os.cpu_count() or 2)])
+        # DIRFILL_LIBRARY_BUILD: a CMake build tree whose static library (position independent)
+        # is linked as it is, not built again: make python-asan links the asan preset's, which
+        # the C tests use too.
+        build = os.environ.get("DIRFILL_LIBRARY_BUILD")
+        if not build:
+            build = os.path.join(os.path.abspath(self.build_temp), "libdirfill")
+            subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+                                   "-DCMAKE_POSITION_INDEPENDENT_CODE=ON",
+                                   "-DBUILD_SHARED_LIBS=OFF", "-DDIRFILL_BUILD_TESTS=OFF",
+                                   "-DDIRFILL_BUILD_PROGRAM=OFF", "-DDIRFILL_INSTALL=OFF"])
+            subprocess.check_call(["cmake", "--build", build, "--target", "dirfill", "-j",
+                                   str(os.cpu_count() or 2)])
         # The static library's own dependencies (the compression libraries it was built with).
         with open(os.path.join(build, "dirfill-private-libs.txt")) as f:
             private = f.read().split()
