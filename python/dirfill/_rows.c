@@ -25,6 +25,8 @@ static void populate_pages(void *p, size_t bytes)
 bool dfpy_rows_reserve(dfpy_rows *c, size_t need)
 {
     if (need <= c->cap) return true;
+    /* pgn_positions' columns, written in place by the one-thread reader: moved by the kernel. */
+    if (c->column_maps) return dfpy_rows_grow_mapped(c, need);
     /* A run of the threaded reader (a segment is cut once 512 KB wait, after a read of 1 MB:
      * about 1 MB of PGN) holds some 28,000 positions: room for them at once (growing would copy
      * them and fault in fresh pages). */
@@ -221,6 +223,23 @@ void dfpy_rows_populate(const dfpy_rows *c, size_t from, size_t to)
     DFPY_COLUMN_FIELDS(POPULATE)
 #undef POPULATE
     if (c->uci) populate(c->uci, from * sizeof *c->uci, to * sizeof *c->uci);
+}
+
+/* Gives back the pages of a mapping of bytes at base past the page that holds byte used - 1
+ * (advice: may fail). */
+static void release(void *base, size_t used, size_t bytes)
+{
+    const size_t from = page_bytes(used);
+    madvise((char *)base + from, page_bytes(bytes) - from, MADV_DONTNEED);
+}
+
+void dfpy_rows_release_unused(const dfpy_rows *c)
+{
+#define RELEASE(name, width)                                                                       \
+    release(c->name, c->n *(width) * sizeof *c->name, c->cap * (width) * sizeof *c->name);
+    DFPY_COLUMN_FIELDS(RELEASE)
+#undef RELEASE
+    if (c->uci) release(c->uci, c->n * sizeof *c->uci, c->cap * sizeof *c->uci);
 }
 
 void dfpy_rows_free(dfpy_rows *c)
@@ -556,9 +575,14 @@ static void sink_free(dfpy_sink *s)
     free(s);
 }
 
-void dfpy_sink_pool_free(dfpy_sink_pool *p)
+void dfpy_sink_pool_drain(dfpy_sink_pool *p)
 {
     while (p->nspare) sink_free(p->spare[--p->nspare]);
+}
+
+void dfpy_sink_pool_free(dfpy_sink_pool *p)
+{
+    dfpy_sink_pool_drain(p);
     pthread_mutex_destroy(&p->lock);
 }
 

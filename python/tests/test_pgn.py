@@ -189,7 +189,8 @@ def test_bad_sources():
             os.remove(path)
 
 
-def test_ctrl_c(tmp_path):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c(tmp_path, threads):
     big = tmp_path / "big.pgn"
     big.write_text(TEXT * 150)
     main = threading.main_thread().ident
@@ -203,7 +204,7 @@ def test_ctrl_c(tmp_path):
     t = threading.Thread(target=fire)
     t.start()
     with pytest.raises(KeyboardInterrupt):
-        dirfill.pgn_positions(big, threads=2)
+        dirfill.pgn_positions(big, threads=threads)
     caught = time.monotonic()
     t.join()
     # The bound (0.5 s): it polls every 20 ms, but on a loaded 2-vCPU machine the
