@@ -423,12 +423,14 @@ uint64_t dfpy_record_number(const char *t, uint32_t n)
     return v;
 }
 
-/* Tag names as str, the few a file uses decoded once a batch. */
-enum { NAMES = 32, TAG_NAME_BYTES = 32 };
+/* Tag names as str, the few a file uses decoded once a batch, each with its last value (up to
+ * TAG_VALUE_BYTES bytes): a game's value is often the one before's (Event, Date, Result,
+ * TimeControl, Termination...), and the same bytes give the same str, shared, not made again. */
+enum { NAMES = 32, TAG_NAME_BYTES = 32, TAG_VALUE_BYTES = 48 };
 typedef struct {
-    char text[TAG_NAME_BYTES];
-    uint32_t len;
-    PyObject *str;
+    char text[TAG_NAME_BYTES], value_text[TAG_VALUE_BYTES];
+    uint32_t len, value_len;
+    PyObject *str, *value; /* value: NULL, or the str of value_text */
 } name_slot;
 
 typedef struct {
@@ -436,22 +438,43 @@ typedef struct {
     int n;
 } name_cache;
 
-static PyObject *tag_name(name_cache *c, const char *a, uint32_t la)
+/* A tag name as str; *slot its slot (made when there is room), or NULL. */
+static PyObject *tag_name(name_cache *c, const char *a, uint32_t la, name_slot **slot)
 {
+    *slot = NULL;
     for (int i = 0; la <= TAG_NAME_BYTES && i < c->n; i++)
         if (c->slot[i].len == la && !memcmp(c->slot[i].text, a, la)) {
+            *slot = &c->slot[i];
             Py_INCREF(c->slot[i].str);
             return c->slot[i].str;
         }
     PyObject *s = PyUnicode_DecodeUTF8(a, la, "replace");
     if (s && la <= TAG_NAME_BYTES && c->n < NAMES) {
-        name_slot *slot = &c->slot[c->n++];
-        memcpy(slot->text, a, la);
-        slot->len = la;
+        *slot = &c->slot[c->n++];
+        memcpy((*slot)->text, a, la);
+        (*slot)->len = la;
         Py_INCREF(s);
-        slot->str = s;
+        (*slot)->str = s;
+        (*slot)->value = NULL;
     }
     return s;
+}
+
+/* A tag's value as str: the slot's last one when the bytes are the same. */
+static PyObject *tag_value(name_slot *slot, const char *b, uint32_t lb)
+{
+    if (slot && slot->value && slot->value_len == lb && !memcmp(slot->value_text, b, lb)) {
+        Py_INCREF(slot->value);
+        return slot->value;
+    }
+    PyObject *v = PyUnicode_DecodeUTF8(b, lb, "replace");
+    if (v && slot && lb <= TAG_VALUE_BYTES) {
+        memcpy(slot->value_text, b, lb);
+        slot->value_len = lb;
+        Py_INCREF(v);
+        Py_XSETREF(slot->value, v);
+    }
+    return v;
 }
 
 static int add_header(PyObject *headers, PyObject *key, name_cache *names, const char *a,
@@ -464,7 +487,8 @@ static int add_header(PyObject *headers, PyObject *key, name_cache *names, const
         Py_DECREF(tags); /* the dict holds it */
         if (r < 0) return -1;
     }
-    PyObject *name = tag_name(names, a, la), *value = PyUnicode_DecodeUTF8(b, lb, "replace");
+    name_slot *slot;
+    PyObject *name = tag_name(names, a, la, &slot), *value = tag_value(slot, b, lb);
     const int r = name && value ? PyDict_SetItem(tags, name, value) : -1;
     Py_XDECREF(name);
     Py_XDECREF(value);
@@ -520,7 +544,10 @@ static int decode(const dfpy_records *r, PyObject *headers, PyObject *errors, Py
         Py_XDECREF(item);
         Py_XDECREF(key);
     }
-    for (int i = 0; i < names.n; i++) Py_DECREF(names.slot[i].str);
+    for (int i = 0; i < names.n; i++) {
+        Py_DECREF(names.slot[i].str);
+        Py_XDECREF(names.slot[i].value);
+    }
     return status;
 }
 

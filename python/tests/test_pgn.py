@@ -171,6 +171,23 @@ def test_split_ranges(files):
         dirfill.pgn_positions(files["gz"], byte_range=(0, 10))
 
 
+def test_headers_repeated_values():
+    """A tag's value decoded once while it repeats from game to game (one str, shared), never
+    given to a game whose bytes differ: another value of its length, a long one, bytes that are
+    not UTF-8; a tag name too long to be kept (no value kept either)."""
+    long = "Long" * 10
+    values = [("1-0", "A"), ("0-1", "A"), ("0-1", "B"), ("1-0", "x" * 60), ("1-0", "x" * 59 + "y"),
+              ("1-0", "x" * 59 + "y"), ("*", "caf\xe9"), ("*", "caf\xe9"), ("*", "cafe")]
+    text = b"".join(b'[Event "%s"]\n[Result "%s"]\n[%s "v"]\n\n1. e4 e5 %s\n\n'
+                    % (e.encode("latin-1"), r.encode(), long.encode(), r.encode())
+                    for r, e in values)
+    for threads in (1, 2):
+        h = dirfill.pgn_positions(text, threads=threads)["headers"]
+        assert h == {i: {"Event": e.replace("\xe9", "\ufffd"), "Result": r, long: "v"}
+                     for i, (r, e) in enumerate(values)}
+        assert h[0]["Event"] is h[1]["Event"] and h[1]["Result"] is h[2]["Result"]
+
+
 def test_bad_sources():
     with pytest.raises(OSError):
         dirfill.pgn_positions("/nonexistent.pgn")
