@@ -436,6 +436,10 @@ typedef struct {
 typedef struct {
     name_slot slot[NAMES];
     int n;
+    /* The tags dict of the last tag's game (held by the headers dict): a game's tags come one
+     * after another, so a game's number is made an int and looked up once, not once a tag. */
+    PyObject *tags;
+    uint64_t game;
 } name_cache;
 
 /* A tag name as str; *slot its slot (made when there is room), or NULL. */
@@ -477,19 +481,30 @@ static PyObject *tag_value(name_slot *slot, const char *b, uint32_t lb)
     return v;
 }
 
-static int add_header(PyObject *headers, PyObject *key, name_cache *names, const char *a,
-                      uint32_t la, const char *b, uint32_t lb)
+/* The tags dict of game in headers, made when there is none; NULL with an exception. */
+static PyObject *game_tags(PyObject *headers, uint64_t game)
 {
-    PyObject *tags = PyDict_GetItemWithError(headers, key);
-    if (!tags) {
-        if (PyErr_Occurred() || !(tags = PyDict_New())) return -1;
+    PyObject *key = PyLong_FromUnsignedLongLong(game);
+    PyObject *tags = key ? PyDict_GetItemWithError(headers, key) : NULL;
+    if (key && !tags && !PyErr_Occurred() && (tags = PyDict_New())) {
         const int r = PyDict_SetItem(headers, key, tags);
         Py_DECREF(tags); /* the dict holds it */
-        if (r < 0) return -1;
+        if (r < 0) tags = NULL;
+    }
+    Py_XDECREF(key);
+    return tags;
+}
+
+static int add_header(PyObject *headers, name_cache *names, uint64_t game, const char *a,
+                      uint32_t la, const char *b, uint32_t lb)
+{
+    if (!names->tags || names->game != game) {
+        if (!(names->tags = game_tags(headers, game))) return -1;
+        names->game = game;
     }
     name_slot *slot;
     PyObject *name = tag_name(names, a, la, &slot), *value = tag_value(slot, b, lb);
-    const int r = name && value ? PyDict_SetItem(tags, name, value) : -1;
+    const int r = name && value ? PyDict_SetItem(names->tags, name, value) : -1;
     Py_XDECREF(name);
     Py_XDECREF(value);
     return r;
@@ -514,6 +529,7 @@ static int decode(const dfpy_records *r, PyObject *headers, PyObject *errors, Py
     int status = 0;
     name_cache names;
     names.n = 0;
+    names.tags = NULL;
     for (size_t at = 0; !status && at < r->len;) {
         if (!record_fits(r, at)) {
             PyErr_SetString(PyExc_ValueError, "not PGN records");
@@ -530,11 +546,13 @@ static int decode(const dfpy_records *r, PyObject *headers, PyObject *errors, Py
                          : kind == 'S' ? skipped
                                        : warnings;
         if (!list) continue;
+        if (kind == 'H') {
+            status = add_header(headers, &names, game, a, la, b, lb);
+            continue;
+        }
         PyObject *key = PyLong_FromUnsignedLongLong(game), *item = NULL;
         if (!key) {
             status = -1;
-        } else if (kind == 'H') {
-            status = add_header(headers, key, &names, a, la, b, lb);
         } else {
             item = kind == 'E' ? Py_BuildValue("(Os#K)", key, a, (Py_ssize_t)la,
                                                (unsigned long long)dfpy_record_number(b, lb))

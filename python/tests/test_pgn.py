@@ -9,6 +9,7 @@ import json
 import os
 import random
 import signal
+import struct
 import subprocess
 import threading
 import time
@@ -186,6 +187,10 @@ def test_headers_repeated_values():
         assert h == {i: {"Event": e.replace("\xe9", "\ufffd"), "Result": r, long: "v"}
                      for i, (r, e) in enumerate(values)}
         assert h[0]["Event"] is h[1]["Event"] and h[1]["Result"] is h[2]["Result"]
+    # A game's tags after another game's (the readers write them one after another): its dict.
+    records = b"".join(struct.pack("<cQI", b"H", g, len(n)) + n + struct.pack("<I", 1) + v
+                       for g, n, v in ((0, b"A", b"1"), (300, b"B", b"2"), (0, b"C", b"3")))
+    assert dirfill._dirfill._decode_headers(records) == {0: {"A": "1", "C": "3"}, 300: {"B": "2"}}
 
 
 def test_bad_sources():
