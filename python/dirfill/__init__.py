@@ -187,9 +187,9 @@ def pgn_positions(source, *, threads=0, chess960=False, uci=False, byte_range=No
     ``source``: a path (a name ending in .zst or .gz is decompressed as it is read), bytes, a
     binary file object, or a list of them read in order (game numbers go on from one to the
     next). Read by the C library on ``threads`` threads (0: every CPU) with the GIL released,
-    in batches of 65536 rows that are then copied into one array per column (each batch freed
-    once copied: the peak memory is about the output's). Returns a dict of arrays, one row per
-    position:
+    into one array per column, grown without copies (on one thread the reader writes each row
+    there in place; on more each worker's run of games is copied there once): the peak memory
+    is about the output's. Returns a dict of arrays, one row per position:
 
     - ``pieces`` (n, 12) uint64: the bitboards in the order attack_planes_from_bitboards takes
       (white P N B R Q K, then black); ``stm`` bool (True: black to move); ``castling`` uint64

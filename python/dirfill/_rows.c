@@ -25,6 +25,8 @@ static void populate_pages(void *p, size_t bytes)
 bool dfpy_rows_reserve(dfpy_rows *c, size_t need)
 {
     if (need <= c->cap) return true;
+    /* pgn_positions' columns, written in place by the one-thread reader: moved by the kernel. */
+    if (c->column_maps) return dfpy_rows_grow_mapped(c, need);
     /* A run of the threaded reader (a segment is cut once 512 KB wait, after a read of 1 MB:
      * about 1 MB of PGN) holds some 28,000 positions: room for them at once (growing would copy
      * them and fault in fresh pages). */
@@ -223,6 +225,23 @@ void dfpy_rows_populate(const dfpy_rows *c, size_t from, size_t to)
     if (c->uci) populate(c->uci, from * sizeof *c->uci, to * sizeof *c->uci);
 }
 
+/* Gives back the pages of a mapping of bytes at base past the page that holds byte used - 1
+ * (advice: may fail). */
+static void release(void *base, size_t used, size_t bytes)
+{
+    const size_t from = page_bytes(used);
+    madvise((char *)base + from, page_bytes(bytes) - from, MADV_DONTNEED);
+}
+
+void dfpy_rows_release_unused(const dfpy_rows *c)
+{
+#define RELEASE(name, width)                                                                       \
+    release(c->name, c->n *(width) * sizeof *c->name, c->cap * (width) * sizeof *c->name);
+    DFPY_COLUMN_FIELDS(RELEASE)
+#undef RELEASE
+    if (c->uci) release(c->uci, c->n * sizeof *c->uci, c->cap * sizeof *c->uci);
+}
+
 void dfpy_rows_free(dfpy_rows *c)
 {
     if (c->region) {
@@ -404,49 +423,88 @@ uint64_t dfpy_record_number(const char *t, uint32_t n)
     return v;
 }
 
-/* Tag names as str, the few a file uses decoded once a batch. */
-enum { NAMES = 32, TAG_NAME_BYTES = 32 };
+/* Tag names as str, the few a file uses decoded once a batch, each with its last value (up to
+ * TAG_VALUE_BYTES bytes): a game's value is often the one before's (Event, Date, Result,
+ * TimeControl, Termination...), and the same bytes give the same str, shared, not made again. */
+enum { NAMES = 32, TAG_NAME_BYTES = 32, TAG_VALUE_BYTES = 48 };
 typedef struct {
-    char text[TAG_NAME_BYTES];
-    uint32_t len;
-    PyObject *str;
+    char text[TAG_NAME_BYTES], value_text[TAG_VALUE_BYTES];
+    uint32_t len, value_len;
+    PyObject *str, *value; /* value: NULL, or the str of value_text */
 } name_slot;
 
 typedef struct {
     name_slot slot[NAMES];
     int n;
+    /* The tags dict of the last tag's game (held by the headers dict): a game's tags come one
+     * after another, so a game's number is made an int and looked up once, not once a tag. */
+    PyObject *tags;
+    uint64_t game;
 } name_cache;
 
-static PyObject *tag_name(name_cache *c, const char *a, uint32_t la)
+/* A tag name as str; *slot its slot (made when there is room), or NULL. */
+static PyObject *tag_name(name_cache *c, const char *a, uint32_t la, name_slot **slot)
 {
+    *slot = NULL;
     for (int i = 0; la <= TAG_NAME_BYTES && i < c->n; i++)
         if (c->slot[i].len == la && !memcmp(c->slot[i].text, a, la)) {
+            *slot = &c->slot[i];
             Py_INCREF(c->slot[i].str);
             return c->slot[i].str;
         }
     PyObject *s = PyUnicode_DecodeUTF8(a, la, "replace");
     if (s && la <= TAG_NAME_BYTES && c->n < NAMES) {
-        name_slot *slot = &c->slot[c->n++];
-        memcpy(slot->text, a, la);
-        slot->len = la;
+        *slot = &c->slot[c->n++];
+        memcpy((*slot)->text, a, la);
+        (*slot)->len = la;
         Py_INCREF(s);
-        slot->str = s;
+        (*slot)->str = s;
+        (*slot)->value = NULL;
     }
     return s;
 }
 
-static int add_header(PyObject *headers, PyObject *key, name_cache *names, const char *a,
-                      uint32_t la, const char *b, uint32_t lb)
+/* A tag's value as str: the slot's last one when the bytes are the same. */
+static PyObject *tag_value(name_slot *slot, const char *b, uint32_t lb)
 {
-    PyObject *tags = PyDict_GetItemWithError(headers, key);
-    if (!tags) {
-        if (PyErr_Occurred() || !(tags = PyDict_New())) return -1;
+    if (slot && slot->value && slot->value_len == lb && !memcmp(slot->value_text, b, lb)) {
+        Py_INCREF(slot->value);
+        return slot->value;
+    }
+    PyObject *v = PyUnicode_DecodeUTF8(b, lb, "replace");
+    if (v && slot && lb <= TAG_VALUE_BYTES) {
+        memcpy(slot->value_text, b, lb);
+        slot->value_len = lb;
+        Py_INCREF(v);
+        Py_XSETREF(slot->value, v);
+    }
+    return v;
+}
+
+/* The tags dict of game in headers, made when there is none; NULL with an exception. */
+static PyObject *game_tags(PyObject *headers, uint64_t game)
+{
+    PyObject *key = PyLong_FromUnsignedLongLong(game);
+    PyObject *tags = key ? PyDict_GetItemWithError(headers, key) : NULL;
+    if (key && !tags && !PyErr_Occurred() && (tags = PyDict_New())) {
         const int r = PyDict_SetItem(headers, key, tags);
         Py_DECREF(tags); /* the dict holds it */
-        if (r < 0) return -1;
+        if (r < 0) tags = NULL;
     }
-    PyObject *name = tag_name(names, a, la), *value = PyUnicode_DecodeUTF8(b, lb, "replace");
-    const int r = name && value ? PyDict_SetItem(tags, name, value) : -1;
+    Py_XDECREF(key);
+    return tags;
+}
+
+static int add_header(PyObject *headers, name_cache *names, uint64_t game, const char *a,
+                      uint32_t la, const char *b, uint32_t lb)
+{
+    if (!names->tags || names->game != game) {
+        if (!(names->tags = game_tags(headers, game))) return -1;
+        names->game = game;
+    }
+    name_slot *slot;
+    PyObject *name = tag_name(names, a, la, &slot), *value = tag_value(slot, b, lb);
+    const int r = name && value ? PyDict_SetItem(names->tags, name, value) : -1;
     Py_XDECREF(name);
     Py_XDECREF(value);
     return r;
@@ -471,6 +529,7 @@ static int decode(const dfpy_records *r, PyObject *headers, PyObject *errors, Py
     int status = 0;
     name_cache names;
     names.n = 0;
+    names.tags = NULL;
     for (size_t at = 0; !status && at < r->len;) {
         if (!record_fits(r, at)) {
             PyErr_SetString(PyExc_ValueError, "not PGN records");
@@ -487,11 +546,13 @@ static int decode(const dfpy_records *r, PyObject *headers, PyObject *errors, Py
                          : kind == 'S' ? skipped
                                        : warnings;
         if (!list) continue;
+        if (kind == 'H') {
+            status = add_header(headers, &names, game, a, la, b, lb);
+            continue;
+        }
         PyObject *key = PyLong_FromUnsignedLongLong(game), *item = NULL;
         if (!key) {
             status = -1;
-        } else if (kind == 'H') {
-            status = add_header(headers, key, &names, a, la, b, lb);
         } else {
             item = kind == 'E' ? Py_BuildValue("(Os#K)", key, a, (Py_ssize_t)la,
                                                (unsigned long long)dfpy_record_number(b, lb))
@@ -501,7 +562,10 @@ static int decode(const dfpy_records *r, PyObject *headers, PyObject *errors, Py
         Py_XDECREF(item);
         Py_XDECREF(key);
     }
-    for (int i = 0; i < names.n; i++) Py_DECREF(names.slot[i].str);
+    for (int i = 0; i < names.n; i++) {
+        Py_DECREF(names.slot[i].str);
+        Py_XDECREF(names.slot[i].value);
+    }
     return status;
 }
 
@@ -556,9 +620,14 @@ static void sink_free(dfpy_sink *s)
     free(s);
 }
 
-void dfpy_sink_pool_free(dfpy_sink_pool *p)
+void dfpy_sink_pool_drain(dfpy_sink_pool *p)
 {
     while (p->nspare) sink_free(p->spare[--p->nspare]);
+}
+
+void dfpy_sink_pool_free(dfpy_sink_pool *p)
+{
+    dfpy_sink_pool_drain(p);
     pthread_mutex_destroy(&p->lock);
 }
 

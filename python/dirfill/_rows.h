@@ -37,7 +37,8 @@ typedef struct {
 /* clang-format on */
 
 /* Room for need rows: in columns of their own (a sink's), grown in place; in a batch's mapping,
- * moved to a larger one. */
+ * moved to a larger one; in mappings of their own (dfpy_rows_reserve_mapped), grown by
+ * dfpy_rows_grow_mapped. */
 bool dfpy_rows_reserve(dfpy_rows *c, size_t need);
 /* Columns of capacity cap in one mapping (a batch's; pages touched only as rows are written). */
 bool dfpy_rows_map(dfpy_rows *c, size_t cap, bool with_uci);
@@ -50,6 +51,10 @@ void dfpy_rows_free(dfpy_rows *c);
 /* Faults in the pages of rows [from, to) of columns of their own, writable, without writing
  * them (MADV_POPULATE_WRITE; nothing where the kernel lacks it). */
 void dfpy_rows_populate(const dfpy_rows *c, size_t from, size_t to);
+/* Gives back the pages of columns of their own (dfpy_rows_reserve_mapped's) past their n rows
+ * (those faulted in ahead of the rows, a huge page's tail), keeping the address space
+ * (MADV_DONTNEED: advice). */
+void dfpy_rows_release_unused(const dfpy_rows *c);
 /* Appends src's rows [from, to) to dst (room for them needed), game numbers plus game_add. */
 void dfpy_rows_append(dfpy_rows *dst, const dfpy_rows *src, size_t from, size_t to,
                       int64_t game_add);
@@ -113,6 +118,8 @@ typedef struct {
 bool dfpy_sink_failed(const dfpy_sink *s);
 
 void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, bool headers, const bool *stop);
+/* Frees the spare sinks (the pool stays usable). */
+void dfpy_sink_pool_drain(dfpy_sink_pool *p);
 void dfpy_sink_pool_free(dfpy_sink_pool *p);
 /* df_pgn_sinks' open and drop (ctx: the pool), and the visitor's callbacks (ctx: the sink). */
 void *dfpy_sink_open(void *pool);

@@ -9,11 +9,12 @@
  * when asked, computes their planes while the reader goes on. The queue holds at most two batches:
  * the reader waits when the caller does not keep up, so memory is bounded by the batch size and the
  * reader's own bounds, not by the input; a batch's mapping, given back by its arrays, serves a
- * later batch. pgn_positions runs the same reader and sinks on the calling thread and copies each
- * run's rows once into one mapping per column, reserved as address space for 2^31 rows (pages
- * touched only as rows are written, never moved or copied). Game headers, errors, skipped games and
- * warnings travel with the batch that holds the game's first row (a game without rows: with the
- * batch being filled when it ended). */
+ * later batch. pgn_positions runs the same reader on the calling thread into one mapping per
+ * column, reserved as address space for 2^31 rows (pages touched only as rows are written, never
+ * moved or copied): with one thread the reader writes each row there in place, with more the
+ * workers' runs are copied there once. Game headers, errors, skipped games and warnings travel
+ * with the batch that holds the game's first row (a game without rows: with the batch being filled
+ * when it ended). */
 #include "_rows.h"
 #include "_source.h"
 
@@ -24,7 +25,10 @@
 #include <time.h>
 
 /* pgn_positions reserves address space for this many rows (fewer if it cannot: the columns
- * then grow by mremap, which moves pages, not bytes). */
+ * then grow by mremap, which moves pages, not bytes). The peak memory is then the rows' pages,
+ * never a regrowth's old and new copies at once (realloc doubling peaks at up to 2x the
+ * output; a first pass to count the rows would read the input twice): 1.07x its arrays on a
+ * 1 GB file (two threads), 1.13x on 73 MB with one thread, the headers' dicts most of the rest. */
 #define RESERVE ((size_t)1 << 31)
 enum { QUEUE = 2 };
 
@@ -52,12 +56,17 @@ typedef struct {
 
 /* pgn_positions: a helper thread faults in the columns' pages ahead of the rows being written,
  * so that the kernel zeroes fresh pages beside the reading rather than in its way (writing
- * 137 bytes a row into fresh memory cost more than parsing them). */
+ * 137 bytes a row into fresh memory cost more than parsing them). It is asked for more once
+ * fewer than AHEAD / 2 rows of faulted pages are left: a wake-up (an interrupt to the other CPU)
+ * every 32,768 rows, not every 1,024. */
 enum { AHEAD = 1 << 16 }; /* rows (9 MB) */
 typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    dfpy_rows *rows; /* read under lock: a growth moves the columns */
+    /* The columns as the writer last handed them over (it writes its own copy without the lock,
+     * a row at a time). A growth moves them: until the next hand-over the helper may advise on
+     * their old addresses, which at worst faults in pages that nothing reads. */
+    dfpy_rows cols;
     size_t want, done;
     bool quit, started;
     pthread_t thread;
@@ -71,9 +80,9 @@ static void *prefault_main(void *arg)
         while (!p->quit && p->want <= p->done) pthread_cond_wait(&p->cond, &p->lock);
         if (p->quit) break;
         const size_t from = p->done, to = p->want;
-        const dfpy_rows snapshot = *p->rows;
+        const dfpy_rows cols = p->cols;
         pthread_mutex_unlock(&p->lock);
-        dfpy_rows_populate(&snapshot, from, to);
+        dfpy_rows_populate(&cols, from, to);
         pthread_mutex_lock(&p->lock);
         p->done = to;
     }
@@ -81,15 +90,26 @@ static void *prefault_main(void *arg)
     return NULL;
 }
 
+/* The writer's columns hold rows->n rows: the helper asked for the pages of AHEAD more when
+ * fewer than AHEAD / 2 are left (want is written by the writer only). */
+static void prefault_ask(prefault *p, const dfpy_rows *rows)
+{
+    if (!p || rows->n + AHEAD / 2 < p->want) return;
+    pthread_mutex_lock(&p->lock);
+    p->cols = *rows;
+    p->want = rows->n + AHEAD;
+    pthread_cond_signal(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+}
+
 typedef struct {
     /* set up before the run */
     size_t batch_size, max_ready; /* max_ready 0: no limit (pgn_positions) */
     unsigned threads, flags;
     bool with_uci, with_file;
-    bool whole; /* pgn_positions: every row into `all`, no batches */
-    dfpy_rows all;
+    bool whole;      /* pgn_positions: every row and record into `all`, no batches */
+    dfpy_sink all;   /* one thread: the reader's visitor writes into it in place */
     prefault *ahead; /* whole: pages faulted in ahead of the rows */
-    dfpy_records all_rec;
     df_pgn_filter *filter;
     dfpy_sink_pool pool;
     spec *specs;
@@ -199,7 +219,20 @@ static size_t record_copy(dfpy_records *to, const dfpy_records *from, size_t at,
     return at;
 }
 
-/* df_pgn_sinks.deliver: a run's rows and records into batches, in input order. */
+/* pgn_positions' rows written up to all.rows.n: the helper asked for pages ahead, the interrupt
+ * polled (every 20 ms). 1 when the run must stop (its workers too). */
+static int whole_written(stream *st)
+{
+    prefault_ask(st->ahead, &st->all.rows);
+    if (st->interrupt.requested && st->interrupt.requested(st->interrupt.ctx)) {
+        __atomic_store_n(&st->stop, true, __ATOMIC_RELAXED);
+        return st->interrupted = true, 1;
+    }
+    return 0;
+}
+
+/* df_pgn_sinks.deliver: a run's rows and records into batches (pgn_positions: its columns), in
+ * input order. */
 static int deliver(void *ctx, void *p, uint64_t first_game)
 {
     stream *st = ctx;
@@ -208,26 +241,13 @@ static int deliver(void *ctx, void *p, uint64_t first_game)
     const uint64_t base = st->base + first_game;
     const dfpy_rows *rows = &s->rows;
     if (st->whole) {
-        prefault *p = st->ahead;
-        if (p) pthread_mutex_lock(&p->lock);
-        const bool grown = dfpy_rows_grow_mapped(&st->all, st->all.n + rows->n);
-        if (p) {
-            if (p->want < st->all.n + rows->n + AHEAD) {
-                p->want = st->all.n + rows->n + AHEAD;
-                pthread_cond_signal(&p->cond);
-            }
-            pthread_mutex_unlock(&p->lock);
-        }
-        if (!grown) return st->failed = true, 1;
-        dfpy_rows_append(&st->all, rows, 0, rows->n, (int64_t)base);
+        dfpy_rows *all = &st->all.rows;
+        if (!dfpy_rows_grow_mapped(all, all->n + rows->n)) return st->failed = true, 1;
+        dfpy_rows_append(all, rows, 0, rows->n, (int64_t)base);
         for (size_t at = 0; at < s->rec.len;)
-            at = record_copy(&st->all_rec, &s->rec, at, base, st->line_base);
-        if (st->all_rec.failed) return st->failed = true, 1;
-        if (st->interrupt.requested && st->interrupt.requested(st->interrupt.ctx)) {
-            __atomic_store_n(&st->stop, true, __ATOMIC_RELAXED); /* the workers stop too */
-            return st->interrupted = true, 1;
-        }
-        return 0;
+            at = record_copy(&st->all.rec, &s->rec, at, base, st->line_base);
+        if (st->all.rec.failed) return st->failed = true, 1;
+        return whole_written(st);
     }
     /* Rows go in runs as long as a batch has room (a copy per column and run, not per game);
      * a game's records go with its first row, so into the batch that holds the first row of a
@@ -286,15 +306,13 @@ static void keep_exception(stream *st)
         PyErr_Fetch(&st->exc_type, &st->exc_value, &st->exc_tb);
 }
 
-/* threads == 1: the reader on this thread. pgn_batches: its visitor writes each row in place
- * into the batch being filled (a row written once, as the C reader's own sinks do; a copy into
- * a batch was a sixth of what the Python path cost over the C reader), and the batch is queued
- * when a game ends with batch_size rows or more in it. pgn_positions: its rows delivered once
- * SERIAL_ROWS wait at a game's end (df_pgn_read_threaded on one thread delivers where a block of
- * input ends between games, which a block rarely does: its one sink would hold most of a file's
- * rows). 1024 rows (140 KB) stay in the core's L2 cache between their writing and their copy;
- * 8192 did not. */
-enum { SERIAL_ROWS = 1024, SERIAL_TEXT = 1 << 20, SERIAL_BLOCK = 1 << 20 };
+/* threads == 1: the reader on this thread, its visitor writing each row in place (a row written
+ * once, as the C reader's own sinks do; a copy into a batch was a sixth of what the Python path
+ * cost over the C reader), games and lines numbered by the reader as the stream numbers them.
+ * pgn_batches: into the batch being filled, queued when a game ends with batch_size rows or more
+ * in it. pgn_positions: into the columns that become its arrays (0.4.2 wrote them into a sink and
+ * copied it into the columns every 1,024 rows). */
+enum { SERIAL_BLOCK = 1 << 20 };
 
 static df_pgn_action batch_begin(void *ctx, const df_pgn_game *g)
 {
@@ -361,55 +379,37 @@ static df_pgn_action batch_end(void *ctx, const df_pgn_game *g)
     return batch_split(st) ? DF_PGN_READ : DF_PGN_STOP;
 }
 
-typedef struct {
-    stream *st;
-    dfpy_sink *sink;
-} serial;
-
-static df_pgn_action serial_begin(void *ctx, const df_pgn_game *g)
+static df_pgn_action whole_begin(void *ctx, const df_pgn_game *g)
 {
-    return dfpy_sink_begin(((serial *)ctx)->sink, g);
+    return dfpy_sink_begin(&((stream *)ctx)->all, g);
 }
 
-static void serial_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
+static void whole_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
 {
-    dfpy_sink_ply(((serial *)ctx)->sink, g, p);
+    dfpy_sink_ply(&((stream *)ctx)->all, g, p);
 }
 
-static bool serial_flush(serial *c)
+static df_pgn_action whole_end(void *ctx, const df_pgn_game *g)
 {
-    if (deliver(c->st, c->sink, 0)) return false;
-    c->sink->rows.n = c->sink->game_start = c->sink->rec.len = 0;
-    return true;
-}
-
-static df_pgn_action serial_end(void *ctx, const df_pgn_game *g)
-{
-    serial *c = ctx;
-    const df_pgn_action a = dfpy_sink_end(c->sink, g);
+    stream *st = ctx;
+    const df_pgn_action a = dfpy_sink_end(&st->all, g);
+    if (dfpy_sink_failed(&st->all)) st->failed = true;
     if (a != DF_PGN_READ) return a;
-    if (c->sink->rows.n >= SERIAL_ROWS || c->sink->rec.len >= SERIAL_TEXT)
-        return serial_flush(c) ? DF_PGN_READ : DF_PGN_STOP;
-    return DF_PGN_READ;
+    return whole_written(st) ? DF_PGN_STOP : DF_PGN_READ;
 }
 
-/* As df_pgn_read_threaded with one thread. Batches: the games and lines numbered by the reader
- * as the stream numbers them (nothing delivers them to renumber them); pgn_positions: from 0 and
- * 1, as the threaded reader numbers a run. */
+/* As df_pgn_read_threaded with one thread, the games and lines numbered by the reader as the
+ * stream numbers them (nothing delivers them to renumber them). */
 static df_status read_serial(stream *st, df_pgn_source *src, df_pgn_stats *stats)
 {
     df_pgn_reader *r = df_pgn_reader_new();
-    serial c = {st, st->whole ? sink_open(st) : NULL};
     char *block = malloc(SERIAL_BLOCK);
-    df_status status = r && (c.sink || !st->whole) && block ? DF_OK : DF_ERR_IO;
+    df_status status = r && block ? DF_OK : DF_ERR_IO;
     if (status == DF_OK) {
         df_pgn_reader_set_filter(r, st->filter);
-        if (st->whole)
-            df_pgn_reader_reset(r, st->flags, 0, 1, 0);
-        else
-            df_pgn_reader_reset(r, st->flags, st->base, st->line_base + 1, 0);
+        df_pgn_reader_reset(r, st->flags, st->base, st->line_base + 1, 0);
         const df_pgn_visitor v = st->whole
-                                     ? (df_pgn_visitor){serial_begin, serial_ply, serial_end, &c}
+                                     ? (df_pgn_visitor){whole_begin, whole_ply, whole_end, st}
                                      : (df_pgn_visitor){batch_begin, batch_ply, batch_end, st};
         for (;;) {
             const long n = df_pgn_source_read(src, block, SERIAL_BLOCK);
@@ -421,11 +421,8 @@ static df_status read_serial(stream *st, df_pgn_source *src, df_pgn_stats *stats
             }
             if ((status = df_pgn_feed(r, block, (size_t)n, &v)) != DF_OK) break;
         }
-        if (c.sink && status != DF_ERR_INTERRUPTED && !serial_flush(&c) && status == DF_OK)
-            status = DF_ERR_INTERRUPTED;
         *stats = df_pgn_reader_stats(r);
     }
-    if (c.sink) sink_drop(st, c.sink);
     df_pgn_reader_free(r);
     free(block);
     return status;
@@ -562,9 +559,9 @@ static void stream_free(stream *st)
     st->nspecs = 0;
     df_pgn_filter_free(st->filter);
     st->filter = NULL;
-    dfpy_rows_free(&st->all);
-    free(st->all_rec.text);
-    st->all_rec.text = NULL;
+    dfpy_rows_free(&st->all.rows);
+    free(st->all.rec.text);
+    st->all.rec.text = NULL;
     Py_CLEAR(st->exc_type);
     Py_CLEAR(st->exc_value);
     Py_CLEAR(st->exc_tb);
@@ -801,36 +798,42 @@ static PyObject *py_pgn_batches(PyObject *unused, PyObject *args, PyObject *kw)
 static PyObject *gather(stream *st)
 {
     PyObject *out = PyDict_New(), *stats = stats_dict(&st->stats);
-    if (!out || !stats || dfpy_rows_to_dict(&st->all, out) < 0 ||
-        dfpy_records_to_dict(&st->all_rec, out, false) < 0 ||
+    if (!out || !stats || dfpy_rows_to_dict(&st->all.rows, out) < 0 ||
+        dfpy_records_to_dict(&st->all.rec, out, false) < 0 ||
         PyDict_SetItemString(out, "stats", stats) < 0)
         Py_CLEAR(out);
     Py_XDECREF(stats);
     return out;
 }
 
-/* _pgn_positions(specs, *, threads=0, chess960=False, uci=False, where=None) -> dict */
+/* _pgn_positions(specs, *, threads=0, chess960=False, uci=False, where=None, reserve=2**31) ->
+ * dict; reserve: the rows the columns are first reserved for (4096 or more; the tests' small ones
+ * make them grow) */
 static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw)
 {
     (void)unused;
-    static char *names[] = {"specs", "threads", "chess960", "uci", "where", NULL};
+    static char *names[] = {"specs", "threads", "chess960", "uci", "where", "reserve", NULL};
     PyObject *specs, *threads = NULL, *where = NULL;
     int chess960 = 0, uci = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OppO", names, &specs, &threads, &chess960, &uci,
-                                     &where))
+    Py_ssize_t reserve = (Py_ssize_t)RESERVE;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OppOn", names, &specs, &threads, &chess960, &uci,
+                                     &where, &reserve))
         return NULL;
+    if (reserve < 4096) return PyErr_Format(PyExc_ValueError, "reserve must be 4096 or more");
     stream st;
     PyObject *out = NULL;
     if (stream_init(&st, specs, 1, threads, chess960, uci, 1, where) < 0) {
-    } else if (!dfpy_rows_reserve_mapped(&st.all, RESERVE, uci)) {
+    } else if (!dfpy_rows_reserve_mapped(&st.all.rows, (size_t)reserve, uci)) {
         PyErr_NoMemory();
     } else {
         st.whole = true;
+        st.all.stop = &st.stop;
+        st.all.headers = true;
         prefault ahead;
         memset(&ahead, 0, sizeof ahead);
         pthread_mutex_init(&ahead.lock, NULL);
         pthread_cond_init(&ahead.cond, NULL);
-        ahead.rows = &st.all;
+        ahead.cols = st.all.rows;
         ahead.want = AHEAD;
         ahead.started = pthread_create(&ahead.thread, NULL, prefault_main, &ahead) == 0;
         if (ahead.started) st.ahead = &ahead;
@@ -853,6 +856,10 @@ static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw
         st.ahead = NULL;
         pthread_mutex_destroy(&ahead.lock);
         pthread_cond_destroy(&ahead.cond);
+        /* Before the headers' Python objects are made, which would add to the peak: the pages
+         * faulted in past the last row and the workers' spare sinks (4.5 MB each) given back. */
+        dfpy_rows_release_unused(&st.all.rows);
+        dfpy_sink_pool_drain(&st.pool);
         if (st.exc_type) {
             PyErr_Restore(st.exc_type, st.exc_value, st.exc_tb);
             st.exc_type = st.exc_value = st.exc_tb = NULL;

@@ -9,6 +9,7 @@ import json
 import os
 import random
 import signal
+import struct
 import subprocess
 import threading
 import time
@@ -171,6 +172,27 @@ def test_split_ranges(files):
         dirfill.pgn_positions(files["gz"], byte_range=(0, 10))
 
 
+def test_headers_repeated_values():
+    """A tag's value decoded once while it repeats from game to game (one str, shared), never
+    given to a game whose bytes differ: another value of its length, a long one, bytes that are
+    not UTF-8; a tag name too long to be kept (no value kept either)."""
+    long = "Long" * 10
+    values = [("1-0", "A"), ("0-1", "A"), ("0-1", "B"), ("1-0", "x" * 60), ("1-0", "x" * 59 + "y"),
+              ("1-0", "x" * 59 + "y"), ("*", "caf\xe9"), ("*", "caf\xe9"), ("*", "cafe")]
+    text = b"".join(b'[Event "%s"]\n[Result "%s"]\n[%s "v"]\n\n1. e4 e5 %s\n\n'
+                    % (e.encode("latin-1"), r.encode(), long.encode(), r.encode())
+                    for r, e in values)
+    for threads in (1, 2):
+        h = dirfill.pgn_positions(text, threads=threads)["headers"]
+        assert h == {i: {"Event": e.replace("\xe9", "\ufffd"), "Result": r, long: "v"}
+                     for i, (r, e) in enumerate(values)}
+        assert h[0]["Event"] is h[1]["Event"] and h[1]["Result"] is h[2]["Result"]
+    # A game's tags after another game's (the readers write them one after another): its dict.
+    records = b"".join(struct.pack("<cQI", b"H", g, len(n)) + n + struct.pack("<I", 1) + v
+                       for g, n, v in ((0, b"A", b"1"), (300, b"B", b"2"), (0, b"C", b"3")))
+    assert dirfill._dirfill._decode_headers(records) == {0: {"A": "1", "C": "3"}, 300: {"B": "2"}}
+
+
 def test_bad_sources():
     with pytest.raises(OSError):
         dirfill.pgn_positions("/nonexistent.pgn")
@@ -189,7 +211,8 @@ def test_bad_sources():
             os.remove(path)
 
 
-def test_ctrl_c(tmp_path):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c(tmp_path, threads):
     big = tmp_path / "big.pgn"
     big.write_text(TEXT * 150)
     main = threading.main_thread().ident
@@ -203,7 +226,7 @@ def test_ctrl_c(tmp_path):
     t = threading.Thread(target=fire)
     t.start()
     with pytest.raises(KeyboardInterrupt):
-        dirfill.pgn_positions(big, threads=2)
+        dirfill.pgn_positions(big, threads=threads)
     caught = time.monotonic()
     t.join()
     # The issue's bound (0.5 s): it polls every 20 ms, but on a loaded 2-vCPU machine the

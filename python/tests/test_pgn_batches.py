@@ -121,6 +121,23 @@ def test_one_thread_batches_grow_and_split_in_place(size):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
+def test_positions_columns_grow(threads):
+    """pgn_positions' columns reserved for 4096 rows (the fewest) grow by mremap as the rows come:
+    on one thread from the reader's visitor, which writes the rows in place, on more from the
+    runs' copies. Every row and record as pgn_batches gives them."""
+    text = (TEXT + LONG + BAD + LONG + TEXT).encode() * 2
+    got = dirfill._dirfill._pgn_positions([(text, None, None)], threads=threads, uci=True,
+                                          reserve=4096)
+    batches = list(dirfill.pgn_batches(text, 1000, threads=threads, uci=True))
+    assert len(got["ply"]) > 2 * 4096  # grown twice
+    same_columns(got, concat(batches))
+    for key in ("headers", "errors", "skipped", "warnings"):
+        assert merged(batches, key) == got[key], key
+    with pytest.raises(ValueError, match="reserve"):
+        dirfill._dirfill._pgn_positions([(text, None, None)], reserve=4095)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
 def test_files_in_order(tmp_path, whole, threads):
     a, b = tmp_path / "a.pgn", tmp_path / "b.pgn.gz"
     half = TEXT.encode()
