@@ -5,7 +5,8 @@
     bench/python_pgn.py speed FILE [--repeat N]      positions/s: `dirfill pgn --threads 1`,
                                                      pgn_batches (1 thread, 2 threads, planes),
                                                      pgn_positions (1 thread; and again in the
-                                                     process, its memory touched before), medians
+                                                     process, its memory touched before; and the
+                                                     first touch of its output's bytes alone), medians
                                                      of N runs taken in turn, ratios from the
                                                      same runs;
                                                      and positions per CPU second
@@ -72,6 +73,17 @@ def positions(path):
     return len(dirfill.pgn_positions(path, threads=1)["ply"])
 
 
+def touch(n):
+    """n rows' worth of pgn_positions' columns (its bytes a row, from a one-move game) written
+    once into fresh memory: what the output alone costs, parsing left out."""
+    import dirfill
+    import numpy as np
+    one = dirfill.pgn_positions(b"1. e4 *")
+    row = sum(v.nbytes for v in one.values() if isinstance(v, np.ndarray)) // len(one["ply"])
+    np.ones(n * row, np.uint8)
+    return n
+
+
 CALLS = {"batches_1": "batches(path, 1)",
          "batches_1_no_headers": "batches(path, 1, headers=False)",
          "batches_2": "batches(path, 2)",
@@ -80,18 +92,23 @@ CALLS = {"batches_1": "batches(path, 1)",
          # The same call again in the process: its output's memory (137 bytes a position) was
          # touched before. In a VM the first touch of fresh memory is the host's work too, and
          # varies from run to run (282 MB: 0.04-0.63 s here); this row leaves it out.
-         "positions_1_warm": "positions(path)"}
+         "positions_1_warm": "positions(path)",
+         # No parsing: pgn_positions' output bytes (137 a position) written once into fresh
+         # memory, its "positions/s" rows' worth of memory a second. On one CPU pgn_positions
+         # costs at least the C reader's time plus this one; a second CPU can fault pages in
+         # meanwhile, but not faster than this.
+         "touch_output": "touch(n)"}
 WARM_UP = {"positions_1_warm": "positions(path)"}
 
 
-def measure(key, path):
+def measure(key, path, n):
     """(positions, seconds, CPU seconds) of one call in a fresh process (one after another in a
     process, the calls disturb each other: a mode after another ran up to 1.5x slower). The
     module is imported before the clock starts (NumPy's import alone is 0.14 s of CPU), as the C
     reader's figure leaves out the program's start."""
     code = ("import sys; sys.path.insert(0, %r); from python_pgn import *; import dirfill; "
-            "path = %r; %s; print(*timed(lambda: %s))"
-            % (os.path.dirname(__file__), path, WARM_UP.get(key, "None"), CALLS[key]))
+            "path, n = %r, %d; %s; print(*timed(lambda: %s))"
+            % (os.path.dirname(__file__), path, n, WARM_UP.get(key, "None"), CALLS[key]))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     return int(out[0]), float(out[1]), float(out[2])
@@ -109,13 +126,14 @@ def speed(args):
         runs["c_reader"].append(n / s)
         cpu["c_reader"].append(n / c)
         for key in CALLS:
-            m, s, c = measure(key, args.file)
+            m, s, c = measure(key, args.file, n)
             assert m == n, (key, m, n)
             runs[key].append(m / s)
             cpu[key].append(m / c)
     med = {k: statistics.median(v) for k, v in runs.items()}
     med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
-    one = ("batches_1", "batches_1_no_headers", "positions_1", "positions_1_warm")
+    one = ("batches_1", "batches_1_no_headers", "positions_1", "positions_1_warm",
+           "touch_output")
     report = {"file": args.file, "positions": n, "repeat": args.repeat,
               "positions_per_s": med,
               "ratios": dict({k + "/c_reader": med[k] / med["c_reader"] for k in one},
