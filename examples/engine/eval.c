@@ -202,11 +202,18 @@ EVAL_INLINE void side_terms(terms *a, const df_board *b, df_color c, const df_at
     shelter(a, c, ksq, pawns, enemy_pawns);
 
     /* Pieces in danger (df_attack_map.all and .twice): attacked and not defended, or attacked
-     * twice and defended once; a piece attacked by a pawn. */
+     * twice and defended once; a piece attacked by a pawn. Threats are weighed apart for the
+     * side to move, which may answer them, and for the side waiting, whose endangered piece the
+     * mover may take next (and whose captures the mover may prevent). One weight for both
+     * misjudged each: fitted apart (weights.h), the two differ by tens of centipawns. */
+    const bool moving = df_board_stm(b) == c;
     const df_bb pieces = own & ~b->piece[DF_KING];
-    term(a, TERM_loose, df_popcount(pieces & m[them].all & ~m[c].all));
-    term(a, TERM_overloaded, df_popcount(pieces & m[them].twice & ~m[c].twice & m[c].all));
-    term(a, TERM_hit_by_pawn, df_popcount(pieces & ~b->piece[DF_PAWN] & m[them].by_type[DF_PAWN]));
+    term(a, moving ? TERM_loose : TERM_loose_waiting,
+         df_popcount(pieces & m[them].all & ~m[c].all));
+    term(a, moving ? TERM_overloaded : TERM_overloaded_waiting,
+         df_popcount(pieces & m[them].twice & ~m[c].twice & m[c].all));
+    term(a, moving ? TERM_hit_by_pawn : TERM_hit_by_pawn_waiting,
+         df_popcount(pieces & ~b->piece[DF_PAWN] & m[them].by_type[DF_PAWN]));
 
     /* Pawn structure (the set-wise pawn routines): passed pawns by their rank, doubled and
      * isolated pawns, pawns able to capture. */
@@ -223,7 +230,7 @@ EVAL_INLINE void side_terms(terms *a, const df_board *b, df_color c, const df_at
     /* Isolated: no own pawn on a file beside (the files of the pawns by two fills, df_fill). */
     const df_bb files = df_fill(pawns, DF_FULL, DF_N) | df_fill(pawns, DF_FULL, DF_S);
     term(a, TERM_isolated, df_popcount(pawns & ~(df_shift(files, DF_E) | df_shift(files, DF_W))));
-    term(a, TERM_pawn_can_capture,
+    term(a, moving ? TERM_pawn_can_capture : TERM_pawn_can_capture_waiting,
          df_popcount(df_pawns_able_to_capture(pawns, enemy & ~enemy_pawns, c)));
 
     /* Rooks on open and half-open files; the bishop pair. */

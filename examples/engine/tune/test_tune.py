@@ -24,8 +24,8 @@ import weights_header  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WEIGHTS_H = os.path.join(HERE, "..", "weights.h")
-# The fitted weights kept beside the engine's (README: which of the two it builds with, and why).
-WEIGHTS_TUNED_H = os.path.join(HERE, "weights_tuned.h")
+# The hand weights, kept beside the fitted ones the engine builds with (README: how they compare).
+WEIGHTS_HAND_H = os.path.join(HERE, "weights_hand.h")
 PROGRAM = os.environ.get("DFENGINE_FEATURES")
 # The PGN reader, for the whole pipeline.
 HAVE_DIRFILL = importlib.util.find_spec("dirfill") is not None
@@ -118,9 +118,9 @@ class Header(unittest.TestCase):
         with open(WEIGHTS_H, encoding="utf-8") as f:
             self.assertEqual(weights_header.format_header(terms, source), f.read())
 
-    def test_the_kept_weights_fit_the_engine(self):
-        terms, source = weights_header.read_header(WEIGHTS_TUNED_H)
-        with open(WEIGHTS_TUNED_H, encoding="utf-8") as f:
+    def test_the_hand_weights_fit_the_engine(self):
+        terms, source = weights_header.read_header(WEIGHTS_HAND_H)
+        with open(WEIGHTS_HAND_H, encoding="utf-8") as f:
             self.assertEqual(weights_header.format_header(terms, source), f.read())
         engine_terms, _ = weights_header.read_header(WEIGHTS_H)
         self.assertEqual([t[0] for t in terms], [t[0] for t in engine_terms])
