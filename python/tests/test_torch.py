@@ -231,3 +231,13 @@ def test_planes_computed_last_into_the_batch(files, workers):
                                                   castling=want["castling"], ep=want["ep"])
     assert np.array_equal(got["planes"][order], planes)
     assert not np.array_equal(got["game"], np.sort(got["game"]))  # shuffled
+
+
+def test_readme_torch_block_runs(tmp_path):
+    """The README's PyTorch example as written (test_readme.py runs its other blocks)."""
+    from test_readme import run_block, torch_blocks
+    blocks = torch_blocks()
+    assert blocks
+    for code in blocks:
+        r = run_block(code, str(tmp_path))
+        assert r.returncode == 0, "README block:\n%s\n%s" % (code, r.stderr)
