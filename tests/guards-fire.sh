@@ -29,6 +29,16 @@ printf '#include <stdint.h>\nstatic inline int df_bad(uint32_t x) { return x; }\
 printf '#include "dirfill/bad.h"\n' >"$work/headers/include/dirfill.h"
 expect_fail headers "FAIL: dirfill.h" "$src/tests/header-check.sh" "$work/headers" "$work/headers-out"
 
+# doc-check: the README's engine-layer fragment calling df_perft with its arguments in the old
+# order.
+mkdir -p "$work/docs/examples"
+cp -r "$src/include" "$work/docs/"
+cp "$src/examples/attack_maps.c" "$work/docs/examples/"
+sed 's/^df_perft(&nodes, &b, 5);/df_perft(\&b, 5, \&nodes);/' "$src/README.md" >"$work/docs/README.md"
+! cmp -s "$src/README.md" "$work/docs/README.md" || { echo "FAIL: the README's df_perft line moved"; exit 1; }
+expect_fail docs "engine-layer fragment does not compile" "$src/tests/doc-check.sh" "$work/docs" \
+  "$work/docs-out"
+
 # make fuzz-report (what a failed test-fuzz prints last, for a CI log read from its end): the
 # input a fuzzer left, in base64.
 mkdir -p "$work/fuzz/build/fuzz/tests/artifacts"
@@ -37,4 +47,4 @@ make -s -C "$work/fuzz" -f "$src/Makefile" fuzz-report >"$work/fuzz.log" 2>/dev/
 grep -q "^$(printf '1. e4 {\n' | base64 -w 0)\$" "$work/fuzz.log" ||
   { echo "FAIL: fuzz-report did not print the input:"; cat "$work/fuzz.log"; exit 1; }
 echo "fires: fuzz-report"
-echo "guards: 3 fired"
+echo "guards: 4 fired"
