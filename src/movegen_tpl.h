@@ -72,6 +72,32 @@ MG_INLINE bool mg_sparse(df_bb rq, df_bb bq, const df__sliders sl, const bool co
     return (sl != DF__SLIDERS_RAYS || counting) && !df_more_than_one(rq | bq);
 }
 
+/* The piece sets a generator reads, where krp, a constant, says the position holds kings, rooks
+ * and pawns only and no castling right (rook endings, CPW 3): then the knights, bishops and
+ * queens are known to be none, and every use of them folds away at compile time. A perft keeps
+ * krp for a whole subtree (no move of such a position adds a piece but a promotion, nor a
+ * castling right). */
+MG_INLINE bool mg_is_krp(const df_board *b)
+{
+    return !(b->piece[DF_KNIGHT] | b->piece[DF_BISHOP] | b->piece[DF_QUEEN] | b->castling);
+}
+MG_INLINE df_bb mg_knights(const df_board *b, const bool krp)
+{
+    return krp ? 0 : b->piece[DF_KNIGHT];
+}
+MG_INLINE df_bb mg_queens(const df_board *b, const bool krp)
+{
+    return krp ? 0 : b->piece[DF_QUEEN];
+}
+MG_INLINE df_bb mg_rq(const df_board *b, const bool krp)
+{
+    return b->piece[DF_ROOK] | mg_queens(b, krp);
+}
+MG_INLINE df_bb mg_bq(const df_board *b, const bool krp)
+{
+    return krp ? 0 : b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
+}
+
 /* How a group's origins follow from its targets. */
 enum {
     G_FROM,       /* from is fixed */
@@ -135,7 +161,7 @@ typedef struct {
 } mg_position;
 
 MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds, const df_color us,
-                        const df__sliders sl)
+                        const df__sliders sl, const bool krp)
 {
     p->b = b;
     p->us = us;
@@ -146,8 +172,7 @@ MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds, const
     p->empty = ~p->occ;
     const df_bb king = p->own & b->piece[DF_KING];
     p->ksq = df_lsb(king);
-    const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
-    const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
+    const df_bb rq = mg_rq(b, krp), bq = mg_bq(b, krp);
     if (sl == DF__SLIDERS_RAYS) {
         df_king_safety_sets ks;
         df__king_safety(&ks, b, us, false);
@@ -161,7 +186,7 @@ MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds, const
          * own piece a pin. Usually there are none or one, where the king's eight rays cost
          * the same whatever stands on them. */
         const df_square ksq = p->ksq;
-        df_bb checkers = (df_knight_table[ksq] & b->piece[DF_KNIGHT]) |
+        df_bb checkers = (df_knight_table[ksq] & mg_knights(b, krp)) |
                          (df_pawn_table[us][ksq] & b->piece[DF_PAWN]) |
                          (df_king_table[ksq] & b->piece[DF_KING]);
         df_bb block = 0, pinned = 0, pinners = 0;
@@ -191,7 +216,7 @@ MG_INLINE void mg_setup(mg_position *p, const df_board *b, unsigned kinds, const
     /* Knights and king from their tables: fewer operations than set-wise jumps for the
      * usual two knights at most, and one king. */
     df_bb danger = df_pawn_any_attacks(p->enemy & b->piece[DF_PAWN], p->them);
-    for (df_bb leapers = p->enemy & b->piece[DF_KNIGHT]; leapers;)
+    for (df_bb leapers = p->enemy & mg_knights(b, krp); leapers;)
         danger |= df_knight_table[df_pop_lsb(&leapers)];
     for (df_bb leapers = p->enemy & b->piece[DF_KING]; leapers;)
         danger |= df_king_table[df_pop_lsb(&leapers)];
@@ -246,9 +271,9 @@ MG_INLINE void mg_castling(mg_groups *G, const mg_position *p)
 
 /* Knights and sliders that are not pinned; in endings many positions have none of either,
  * and the test predicts perfectly within a subtree. */
-MG_INLINE void mg_pieces(mg_groups *G, const mg_position *p, const df__sliders sl)
+MG_INLINE void mg_pieces(mg_groups *G, const mg_position *p, const df__sliders sl, const bool krp)
 {
-    df_bb knights = p->own & p->b->piece[DF_KNIGHT] & ~p->pinned;
+    df_bb knights = p->own & mg_knights(p->b, krp) & ~p->pinned;
     /* Counting, a table lookup per knight costs less than eight set-wise jumps. */
     if (G->count_only)
         while (knights)
@@ -261,7 +286,7 @@ MG_INLINE void mg_pieces(mg_groups *G, const mg_position *p, const df__sliders s
     /* Few sliders: each looked up, a group of its own (from fixed; a queen's two lookups
      * reach disjoint squares). */
     if (mg_sparse(p->u_rq, p->u_bq, sl, G->count_only)) {
-        const df_bb queens = p->b->piece[DF_QUEEN];
+        const df_bb queens = mg_queens(p->b, krp);
         for (df_bb s = p->u_rq; s;) {
             const df_square sq = df_pop_lsb(&s);
             mg_add(G, G_FROM, df_has(queens, sq) ? DF_QUEEN : DF_ROOK,
@@ -288,14 +313,13 @@ MG_INLINE void mg_pieces(mg_groups *G, const mg_position *p, const df__sliders s
 /* A pinned piece moves only along its pin line, and never while in check: a slider of the
  * line's kind between the king and its pinner (taking it included), a pawn pushing along a
  * file or taking its pinner. */
-MG_INLINE void mg_pinned(mg_groups *G, const mg_position *p)
+MG_INLINE void mg_pinned(mg_groups *G, const mg_position *p, const bool krp)
 {
     const df_board *b = p->b;
     const df_bb last = df_relative_rank_bb(p->us, 7), third = df_relative_rank_bb(p->us, 2);
     const df_dir up = df_pawn_push_dir(p->us);
-    const df_bb rq = b->piece[DF_ROOK] | b->piece[DF_QUEEN];
-    const df_bb bq = b->piece[DF_BISHOP] | b->piece[DF_QUEEN];
-    df_bb pinned = p->pinned & ~b->piece[DF_KNIGHT];
+    const df_bb rq = mg_rq(b, krp), bq = mg_bq(b, krp);
+    df_bb pinned = p->pinned & ~mg_knights(b, krp);
     while (pinned) {
         const df_square sq = df_pop_lsb(&pinned);
         const df_bb line = df_line(p->ksq, sq), s = df_square_bb(sq);
@@ -318,9 +342,9 @@ MG_INLINE void mg_pinned(mg_groups *G, const mg_position *p)
             const df_bb segment = df_between(p->ksq, pinner);
             if (df_has(segment, sq)) moves = (segment ^ s) | df_square_bb(pinner);
         }
-        const df_piece_type type = df_has(b->piece[DF_QUEEN], sq) ? DF_QUEEN
-                                   : orth                         ? DF_ROOK
-                                                                  : DF_BISHOP;
+        const df_piece_type type = df_has(mg_queens(b, krp), sq) ? DF_QUEEN
+                                   : orth                        ? DF_ROOK
+                                                                 : DF_BISHOP;
         mg_add(G, G_FROM, type, moves & p->filter, sq, 0, 0);
     }
 }
@@ -358,7 +382,8 @@ MG_INLINE void mg_pawns(mg_groups *G, const mg_position *p)
 
 /* En passant: played on the occupancy, then the king is looked at. That catches the pin on
  * the rank through both pawns, and checks it does or does not answer. */
-MG_INLINE void mg_en_passant(mg_groups *G, const mg_position *p, const df__sliders sl)
+MG_INLINE void mg_en_passant(mg_groups *G, const mg_position *p, const df__sliders sl,
+                             const bool krp)
 {
     const df_board *b = p->b;
     const df_square ep = (df_square)b->ep, victim = df_en_passant_victim(ep);
@@ -369,18 +394,18 @@ MG_INLINE void mg_en_passant(mg_groups *G, const mg_position *p, const df__slide
         const df_bb occ = p->occ ^ df_square_bb(from) ^ df_square_bb(ep) ^ df_square_bb(victim);
         const df_bb checks =
             (mg_rook(p->ksq, occ, sl) & p->e_rq) |
-            (mg_bishop(p->ksq, occ, sl) & p->enemy & (b->piece[DF_BISHOP] | b->piece[DF_QUEEN])) |
-            (df_knight_attacks(king) & p->enemy & b->piece[DF_KNIGHT]) |
+            (mg_bishop(p->ksq, occ, sl) & p->enemy & mg_bq(b, krp)) |
+            (df_knight_attacks(king) & p->enemy & mg_knights(b, krp)) |
             (df_pawn_table[p->us][p->ksq] & p->enemy & b->piece[DF_PAWN] & ~df_square_bb(victim));
         if (!checks) mg_add(G, G_EN_PASSANT, DF_PAWN, df_square_bb(ep), from, 0, 0);
     }
 }
 
 MG_INLINE void mg_collect(const df_board *b, mg_groups *G, unsigned kinds, const bool count_only,
-                          const df_color us, const df__sliders sl)
+                          const df_color us, const df__sliders sl, const bool krp)
 {
     mg_position p;
-    mg_setup(&p, b, kinds, us, sl);
+    mg_setup(&p, b, kinds, us, sl, krp);
     G->n = 0;
     G->count_only = count_only;
     G->count = 0;
@@ -389,12 +414,12 @@ MG_INLINE void mg_collect(const df_board *b, mg_groups *G, unsigned kinds, const
     if (df_more_than_one(p.checkers)) return;
     /* Rights first: most positions have none, and then the castling code is skipped before
      * anything of it is computed (tested after the check, its squares were computed ahead). */
-    if ((b->castling & df_castle_rights_of(us)) && !p.checkers && (kinds & DF__GEN_QUIETS))
+    if (!krp && (b->castling & df_castle_rights_of(us)) && !p.checkers && (kinds & DF__GEN_QUIETS))
         mg_castling(G, &p);
-    mg_pieces(G, &p, sl);
-    if (p.pinned && !p.checkers) mg_pinned(G, &p);
+    mg_pieces(G, &p, sl, krp);
+    if (p.pinned && !p.checkers) mg_pinned(G, &p, krp);
     mg_pawns(G, &p);
-    if (b->ep < 64 && (kinds & DF__GEN_CAPTURES)) mg_en_passant(G, &p, sl);
+    if (b->ep < 64 && (kinds & DF__GEN_CAPTURES)) mg_en_passant(G, &p, sl, krp);
 }
 
 /* The slider of a G_SLIDER group that reaches t: the first piece met walking back from t
@@ -452,7 +477,7 @@ MG_INLINE void mg_collect_active(const df_board *b, mg_groups *G, unsigned kinds
     switch (df__sliders_active()) {
 #define MG_COLLECT(name, method)                                                                   \
     case method:                                                                                   \
-        mg_collect(b, G, kinds, count_only, df_board_stm(b), method);                              \
+        mg_collect(b, G, kinds, count_only, df_board_stm(b), method, false);                       \
         break;
         MG_SLIDERS(MG_COLLECT)
 #undef MG_COLLECT

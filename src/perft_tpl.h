@@ -7,14 +7,20 @@
  * counting). A child board is exactly what df_make_move makes, less what a perft never reads:
  * the Polyglot key and the move counters are not kept. */
 
-/* One recursion per lookup method (MG_SLIDERS), each a constant inside its functions: a
- * node's functions for either side to move, and the last ply's counts. */
-#define PF_DECLARE(name, method)                                                                   \
+/* One recursion per lookup method (MG_SLIDERS) and shape of position, each a constant inside
+ * its functions: a node's functions for either side to move, and the last ply's counts. The
+ * shapes: any position, and krp (kings, rooks and pawns, no castling right: mg_is_krp), whose
+ * generator has no code for the pieces it cannot have (CPW 3). X(name, method, krp). */
+#define PF_SHAPES(X, name, method) X(name, method, false) X(name##_krp, method, true)
+
+#define PF_DECLARE(name, method, krp)                                                              \
     static uint64_t pf_white_##name(const df_board *b, int depth);                                 \
     static uint64_t pf_black_##name(const df_board *b, int depth);                                 \
     static __attribute__((noinline)) uint64_t pf_count_white_##name(const df_board *b);            \
     static __attribute__((noinline)) uint64_t pf_count_black_##name(const df_board *b);
-MG_SLIDERS(PF_DECLARE)
+#define PF_DECLARE_SHAPES(name, method) PF_SHAPES(PF_DECLARE, name, method)
+MG_SLIDERS(PF_DECLARE_SHAPES)
+#undef PF_DECLARE_SHAPES
 #undef PF_DECLARE
 
 /* The child after a normal move or a promotion of a piece of type `type` from -> to, placing
@@ -25,14 +31,17 @@ MG_SLIDERS(PF_DECLARE)
  * store-to-load forwarding when the copy straddles a cache line; measured: half of perft's
  * time). */
 MG_INLINE void pf_make(df_board *n, const df_board *b, df_square from, df_square to,
-                       df_piece_type type, df_piece_type placed, const df_color us)
+                       df_piece_type type, df_piece_type placed, const df_color us, const bool krp)
 {
     const df_color them = (df_color)(us ^ 1);
     const df_bb f = df_square_bb(from), t = df_square_bb(to);
     n->color[us] = b->color[us] ^ (f | t);
     n->color[them] = b->color[them] & ~t;
-    for (int k = 0; k < DF_PIECE_TYPES; k++)
-        n->piece[k] = (b->piece[k] & ~t) ^ (k == (int)type ? f : 0) ^ (k == (int)placed ? t : 0);
+    for (int k = 0; k < DF_PIECE_TYPES; k++) {
+        const bool none = krp && (k == DF_KNIGHT || k == DF_BISHOP || k == DF_QUEEN);
+        n->piece[k] =
+            ((none ? 0 : b->piece[k]) & ~t) ^ (k == (int)type ? f : 0) ^ (k == (int)placed ? t : 0);
+    }
     n->castling = (uint8_t)(b->castling & ~df__rights_lost(b, from, to, type == DF_KING));
     n->ep = DF_SQUARE_NONE;
     if (type == DF_PAWN && (from ^ to) == 16) {
@@ -44,25 +53,29 @@ MG_INLINE void pf_make(df_board *n, const df_board *b, df_square from, df_square
 
 /* The moves of b's position counted, us to move: the last ply, in functions of their own,
  * whose prologue and registers are only what counting needs. */
-MG_INLINE uint64_t pf_count(const df_board *b, const df_color us, const df__sliders sl)
+MG_INLINE uint64_t pf_count(const df_board *b, const df_color us, const df__sliders sl,
+                            const bool krp)
 {
     mg_groups G;
-    mg_collect(b, &G, DF__GEN_ALL, true, us, sl);
+    mg_collect(b, &G, DF__GEN_ALL, true, us, sl, krp);
     return G.count;
 }
 
-/* The nodes of a child at depth - 1 >= 1, them to move. */
+/* The nodes of a child at depth - 1 >= 1, them to move; krp when its parent was and it is
+ * not a promotion (the shape is decided at the root, for the whole tree). */
 MG_INLINE uint64_t pf_below(const df_board *child, int depth, const df_color them,
-                            const df__sliders sl)
+                            const df__sliders sl, const bool krp)
 {
-#define PF_BELOW(name, method)                                                                     \
-    if (sl == method) {                                                                            \
+#define PF_BELOW(name, method, krp_shape)                                                          \
+    if (sl == method && krp == krp_shape) {                                                        \
         if (depth == 2)                                                                            \
             return them == DF_WHITE ? pf_count_white_##name(child) : pf_count_black_##name(child); \
         return them == DF_WHITE ? pf_white_##name(child, depth - 1)                                \
                                 : pf_black_##name(child, depth - 1);                               \
     }
-    MG_SLIDERS(PF_BELOW)
+#define PF_BELOW_SHAPES(name, method) PF_SHAPES(PF_BELOW, name, method)
+    MG_SLIDERS(PF_BELOW_SHAPES)
+#undef PF_BELOW_SHAPES
 #undef PF_BELOW
     __builtin_unreachable();
 }
@@ -70,18 +83,19 @@ MG_INLINE uint64_t pf_below(const df_board *child, int depth, const df_color the
 /* One child made by pf_make, then counted or searched. */
 MG_INLINE uint64_t pf_child(df_board *child, const df_board *b, df_square from, df_square to,
                             df_piece_type type, df_piece_type placed, int depth, const df_color us,
-                            const df__sliders sl)
+                            const df__sliders sl, const bool krp)
 {
-    pf_make(child, b, from, to, type, placed, us);
-    return pf_below(child, depth, (df_color)(us ^ 1), sl);
+    pf_make(child, b, from, to, type, placed, us, krp);
+    return pf_below(child, depth, (df_color)(us ^ 1), sl, krp && placed == type);
 }
 
 /* The nodes below b at depth >= 2, us to move: a loop over each group's targets per kind of
  * group, so that how the origin follows is decided once a group. */
-MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us, const df__sliders sl)
+MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us, const df__sliders sl,
+                           const bool krp)
 {
     mg_groups G;
-    mg_collect(b, &G, DF__GEN_ALL, false, us, sl);
+    mg_collect(b, &G, DF__GEN_ALL, false, us, sl, krp);
     uint64_t nodes = 0;
     _Alignas(64) df_board child = *b;
     for (int i = 0; i < G.n; i++) {
@@ -92,20 +106,20 @@ MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us, cons
         case G_FROM:
             while (to)
                 nodes += pf_child(&child, b, (df_square)g->from, df_pop_lsb(&to), type, type, depth,
-                                  us, sl);
+                                  us, sl, krp);
             break;
         case G_DELTA:
             while (to) {
                 const df_square t = df_pop_lsb(&to);
                 nodes += pf_child(&child, b, (df_square)((int)t - g->delta), t, type, type, depth,
-                                  us, sl);
+                                  us, sl, krp);
             }
             break;
         case G_SLIDER:
             while (to) {
                 const df_square t = df_pop_lsb(&to), from = mg_slider_from(&G, g, t);
-                const df_piece_type moved = df_has(b->piece[DF_QUEEN], from) ? DF_QUEEN : type;
-                nodes += pf_child(&child, b, from, t, moved, moved, depth, us, sl);
+                const df_piece_type moved = df_has(mg_queens(b, krp), from) ? DF_QUEEN : type;
+                nodes += pf_child(&child, b, from, t, moved, moved, depth, us, sl, krp);
             }
             break;
         case G_PROMO:
@@ -115,8 +129,8 @@ MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us, cons
                 const df_square from =
                     g->kind == G_PROMO ? (df_square)((int)t - g->delta) : (df_square)g->from;
                 for (int pt = DF_QUEEN; pt >= DF_KNIGHT; pt--)
-                    nodes +=
-                        pf_child(&child, b, from, t, DF_PAWN, (df_piece_type)pt, depth, us, sl);
+                    nodes += pf_child(&child, b, from, t, DF_PAWN, (df_piece_type)pt, depth, us, sl,
+                                      krp);
             }
             break;
         default: /* en passant and castling, rare: the library's own make */
@@ -125,31 +139,33 @@ MG_INLINE uint64_t pf_node(const df_board *b, int depth, const df_color us, cons
                     (df_square)g->from, df_pop_lsb(&to),
                     g->kind == G_CASTLE ? DF_MOVE_CASTLING : DF_MOVE_EN_PASSANT, DF_PAWN);
                 df__make_move(&child, b, m, false);
-                nodes += pf_below(&child, depth, (df_color)(us ^ 1), sl);
+                nodes += pf_below(&child, depth, (df_color)(us ^ 1), sl, krp);
             }
         }
     }
     return nodes;
 }
 
-#define PF_DEFINE(name, method)                                                                    \
+#define PF_DEFINE(name, method, krp)                                                               \
     static uint64_t pf_count_white_##name(const df_board *b)                                       \
     {                                                                                              \
-        return pf_count(b, DF_WHITE, method);                                                      \
+        return pf_count(b, DF_WHITE, method, krp);                                                 \
     }                                                                                              \
     static uint64_t pf_count_black_##name(const df_board *b)                                       \
     {                                                                                              \
-        return pf_count(b, DF_BLACK, method);                                                      \
+        return pf_count(b, DF_BLACK, method, krp);                                                 \
     }                                                                                              \
     static uint64_t pf_white_##name(const df_board *b, int depth)                                  \
     {                                                                                              \
-        return pf_node(b, depth, DF_WHITE, method);                                                \
+        return pf_node(b, depth, DF_WHITE, method, krp);                                           \
     }                                                                                              \
     static uint64_t pf_black_##name(const df_board *b, int depth)                                  \
     {                                                                                              \
-        return pf_node(b, depth, DF_BLACK, method);                                                \
+        return pf_node(b, depth, DF_BLACK, method, krp);                                           \
     }
-MG_SLIDERS(PF_DEFINE)
+#define PF_DEFINE_SHAPES(name, method) PF_SHAPES(PF_DEFINE, name, method)
+MG_SLIDERS(PF_DEFINE_SHAPES)
+#undef PF_DEFINE_SHAPES
 #undef PF_DEFINE
 
 static uint64_t k_perft(const df_board *b, int depth)
@@ -157,13 +173,13 @@ static uint64_t k_perft(const df_board *b, int depth)
     if (depth <= 0) return 1;
     if (depth == 1) return k_count_legal(b);
     const df__sliders sl = df__sliders_active();
-    switch (sl) {
-#define PF_ROOT(name, method)                                                                      \
-    case method:                                                                                   \
+    const bool krp = mg_is_krp(b);
+#define PF_ROOT(name, method, krp_shape)                                                           \
+    if (sl == method && krp == krp_shape)                                                          \
         return df_board_stm(b) == DF_WHITE ? pf_white_##name(b, depth) : pf_black_##name(b, depth);
-        MG_SLIDERS(PF_ROOT)
+#define PF_ROOT_SHAPES(name, method) PF_SHAPES(PF_ROOT, name, method)
+    MG_SLIDERS(PF_ROOT_SHAPES)
+#undef PF_ROOT_SHAPES
 #undef PF_ROOT
-    default:
-        __builtin_unreachable();
-    }
+    __builtin_unreachable();
 }

@@ -208,11 +208,12 @@ static void test_perft_against_reference(void **state)
     }
 }
 
-/* A random ending: kings, each side's sliders (none, one or two, of any kind), sometimes a
- * knight, and pawns on ranks 2 to 7 (promotions among the moves), as a FEN. */
-static void rand_ending_fen(char *fen, size_t size)
+/* A random ending: kings, each side's sliders (none, one or two, of any kind; rooks only when
+ * rooks), sometimes a knight (never when rooks), and pawns on ranks 2 to 7 (promotions among
+ * the moves), as a FEN. */
+static void rand_ending_fen(char *fen, size_t size, bool rooks)
 {
-    static const char sliders[] = "rbq";
+    const char *const sliders = rooks ? "rrr" : "rbq";
     char board[64];
     memset(board, '.', sizeof board);
     for (int color = 0; color < 2; color++) {
@@ -220,7 +221,7 @@ static void rand_ending_fen(char *fen, size_t size)
         int n = 0;
         pieces[n++] = 'k';
         for (int k = (int)(dft_rand() % 3); k > 0; k--) pieces[n++] = sliders[dft_rand() % 3];
-        if (dft_rand() % 3 == 0) pieces[n++] = 'n';
+        if (!rooks && dft_rand() % 3 == 0) pieces[n++] = 'n';
         for (int k = (int)(dft_rand() % 6); k > 0; k--) pieces[n++] = 'p';
         for (int i = 0; i < n; i++) {
             int sq;
@@ -260,7 +261,7 @@ static void test_perft_sparse_sliders(void **state)
         uint64_t total = 0;
         for (long i = 0; i < DFT_ITERATIONS / 2000; i++) {
             char fen[DF_FEN_MAX];
-            rand_ending_fen(fen, sizeof fen);
+            rand_ending_fen(fen, sizeof fen, false);
             df_board b;
             df_fen_error err;
             if (df_fen_parse(&b, fen, strlen(fen), DF_FEN_STANDARD, &err) != DF_OK ||
@@ -277,6 +278,58 @@ static void test_perft_sparse_sliders(void **state)
         }
         print_message("%ld positions, %llu nodes\n", positions, (unsigned long long)total);
         assert_true(positions > DFT_ITERATIONS / 20000 && total > 0);
+    }
+}
+
+/* Perft's krp shape (kings, rooks and pawns, no castling right: a generator with no code for
+ * other pieces, kept down the tree) against the reference: on random rook endings at depth 4
+ * (a promotion leaves the shape), and on boards just outside it (castling rights, one minor
+ * piece or queen, which a capture may take off below the root), which must not take it. */
+static void test_perft_rook_endings(void **state)
+{
+    (void)state;
+    static const char *const fens[] = {
+        "r3k2r/1p6/8/8/8/8/6P1/R3K2R w KQkq - 0 1", /* castling rights: not the shape */
+        "4k2r/8/8/8/8/8/8/R3K3 b k - 0 1",
+        "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1",         /* Rxd5 trades down to it */
+        "4k3/8/8/3n4/8/8/3R4/4K3 w - - 0 1",         /* Rxd5 */
+        "4k3/8/8/3b4/2P5/8/3R4/4K3 w - - 0 1",       /* Rxd5 or cxd5 */
+        "8/8/8/8/1k3p2/8/4P3/4K2R w - - 0 1",        /* e4 lets fxe3 e.p. */
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", /* CPW 3 */
+        "2r5/1P3k2/8/8/8/8/5K2/8 w - - 0 1",         /* promotions, taking or not */
+    };
+    FOR_EACH_LOOKUP(m)
+    {
+        for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+            const df_board b = dft_fen(fens[i]);
+            uint64_t nodes;
+            assert_int_equal(DF_OK, df_perft(&nodes, &b, 4));
+            const uint64_t want = ref_perft(&b, 4);
+            if (nodes != want)
+                fail_msg("%s: perft 4 %llu, the reference %llu", fens[i], (unsigned long long)nodes,
+                         (unsigned long long)want);
+        }
+        long positions = 0;
+        uint64_t total = 0;
+        for (long i = 0; i < DFT_ITERATIONS / 10000; i++) {
+            char fen[DF_FEN_MAX];
+            rand_ending_fen(fen, sizeof fen, true);
+            df_board b;
+            df_fen_error err;
+            if (df_fen_parse(&b, fen, strlen(fen), DF_FEN_STANDARD, &err) != DF_OK ||
+                !df_board_playable(&b))
+                continue;
+            uint64_t nodes;
+            assert_int_equal(DF_OK, df_perft(&nodes, &b, 4));
+            const uint64_t want = ref_perft(&b, 4);
+            if (nodes != want)
+                fail_msg("%s: perft 4 %llu, the reference %llu", fen, (unsigned long long)nodes,
+                         (unsigned long long)want);
+            positions++;
+            total += nodes;
+        }
+        print_message("%ld positions, %llu nodes\n", positions, (unsigned long long)total);
+        assert_true(positions > DFT_ITERATIONS / 100000 && total > 0);
     }
 }
 
@@ -484,6 +537,7 @@ int main(void)
         cmocka_unit_test_teardown(test_many_moves, restore_lookup),
         cmocka_unit_test_teardown(test_perft_against_reference, restore_lookup),
         cmocka_unit_test_teardown(test_perft_sparse_sliders, restore_lookup),
+        cmocka_unit_test_teardown(test_perft_rook_endings, restore_lookup),
         cmocka_unit_test(test_unplayable),
         cmocka_unit_test(test_make_move_playouts),
         cmocka_unit_test(test_polyglot_published_keys),
