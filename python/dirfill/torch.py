@@ -206,7 +206,10 @@ class PGNDataset(IterableDataset):
             if a == 0 and b == size:  # the whole file: no cut to find
                 parts.append((i, path, None, 0))
                 continue
-            (ca, line, game), (cb, _, _) = pgn_cuts(path, [a, b])
+            # The file's end is a cut as it is: only a cut inside the file is looked for (a skim
+            # up to it; the last share of a file skimmed all of it).
+            cuts = pgn_cuts(path, [a, b] if b < size else [a])
+            (ca, line, game), cb = cuts[0], cuts[1][0] if b < size else size
             if ca < cb:
                 parts.append((i, path, (ca, cb, line), game))
         return parts
