@@ -37,7 +37,7 @@ enum { QUEUE = 2 };
  * the workers' runs to its rows and records. */
 typedef struct batch {
     dfpy_sink sink;
-    int32_t *file; /* with_file: the index of each row's source */
+    int32_t *file; /* with_file: each row's source's file number */
     size_t file_cap;
     struct batch *next;
 } batch;
@@ -47,11 +47,14 @@ typedef struct batch {
 enum { SLACK = 1024 };
 
 /* One source to read: a path, data or file object; a byte range of a plain file or None; the
- * number of its first game (None: the one after the previous source's last). */
+ * number of its first game (None: the one after the previous source's last); the number its
+ * rows have in the file column (its index in the specs unless given: dirfill.torch gives the
+ * index of the file in the dataset's sources, which a worker's column then holds as it is). */
 typedef struct {
     PyObject *obj, *range;
     bool has_first;
     uint64_t first_game;
+    int32_t file;
 } spec;
 
 /* pgn_positions: a helper thread faults in the columns' pages ahead of the rows being written,
@@ -120,7 +123,7 @@ typedef struct {
     batch *filling;
     uint64_t base;      /* the game number of the current source's first game */
     uint64_t line_base; /* the lines of the current source's file before its first byte */
-    int32_t source;
+    int32_t source;     /* the file number of the current source */
     df_pgn_stats stats;
     PyObject *exc_type, *exc_value, *exc_tb; /* what stopped the run */
     bool failed, interrupted;
@@ -449,7 +452,7 @@ static void run(stream *st)
         st->line_base = src.first_line - 1;
         src.stop = &st->stop;
         if (st->specs[k].has_first) st->base = st->specs[k].first_game;
-        st->source = (int32_t)k;
+        st->source = st->specs[k].file;
         df_pgn_stats stats;
         memset(&stats, 0, sizeof stats);
         status = st->threads == 1 ? read_serial(st, src.source, &stats)
@@ -489,7 +492,7 @@ static void run(stream *st)
 
 /* ---- set-up shared by both calls ---- */
 
-/* specs: a list of (source, byte_range or None, first_game or None). */
+/* specs: a list of (source, byte_range or None, first_game or None[, file number]). */
 static int make_specs(stream *st, PyObject *list)
 {
     PyObject *seq = PySequence_Fast(list, "sources must be a list");
@@ -499,11 +502,14 @@ static int make_specs(stream *st, PyObject *list)
     int status = st->specs ? 0 : -1;
     for (Py_ssize_t i = 0; !status && i < n; i++) {
         PyObject *obj, *range, *first;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "OOO", &obj, &range, &first)) {
+        int file = (int)i;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "OOO|i", &obj, &range, &first,
+                              &file)) {
             status = -1;
             break;
         }
         spec *s = &st->specs[st->nspecs++];
+        s->file = file;
         Py_INCREF(obj);
         Py_INCREF(range);
         s->obj = obj;

@@ -46,6 +46,11 @@ __all__ = ["PGNDataset", "to_tensors"]
 # the way back).
 _SIGNED = {np.dtype(np.uint64): np.int64, np.dtype(np.uint32): np.int32,
            np.dtype(np.uint16): np.int16}
+#: The name of the torch type a numeric column becomes in the main process (numpy's names of
+#: these types are torch's).
+_TORCH_TYPE = {np.dtype(t): np.dtype(_SIGNED.get(np.dtype(t), t)).name
+               for t in (np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+                         np.int64, np.uint64, np.float16, np.float32, np.float64)}
 
 
 def _tensor_views(batch):
@@ -73,16 +78,20 @@ class _Shipped:
     __slots__ = ("_handle", "_layout")
 
     def __init__(self, batch, planes=None):
-        arrays = _tensor_views(batch)
+        names = [k for k, v in batch.items()
+                 if isinstance(v, np.ndarray) and v.dtype.kind in "biuf"]
+        arrays = [batch[k] for k in names]
         n = len(batch["file"])
         shape = (n, len(PLANES), 8, 8)
-        room = int(np.prod(shape)) if planes else 0
-        self._handle, offsets = _dirfill._shared_pack(list(arrays.values()), room)
-        self._layout = [(k, v.dtype.str, v.size, v.shape, at)
-                        for (k, v), at in zip(arrays.items(), offsets)]
+        room = n * len(PLANES) * 64 if planes else 0
+        # The arrays' bytes as they are (a tensor's type is only a name in the layout).
+        self._handle, offsets = _dirfill._shared_pack(arrays, room)
+        layout = [(k, _TORCH_TYPE[a.dtype], a.size, a.shape, at)
+                  for k, a, at in zip(names, arrays, offsets)]
         if planes:
             planes(np.frombuffer(self._handle, np.uint8, room, offsets[-1]).reshape(shape))
-            self._layout.append(("planes", "|u1", room, shape, offsets[-1]))
+            layout.append(("planes", "uint8", room, shape, offsets[-1]))
+        self._layout = tuple(layout)
 
     def __reduce__(self):
         pid, fd, key, size, kept = self._handle.send()
@@ -108,12 +117,32 @@ def _mapping(where, size):
     return m
 
 
+#: Layouts as _unpack reads them, by the layout a worker sends: the same for all its full
+#: batches.
+_LAYOUTS = {}
+_LAYOUTS_KEPT = 64
+
+
+def _layout(layout):
+    cols = _LAYOUTS.get(layout)
+    if cols is None:
+        if len(_LAYOUTS) >= _LAYOUTS_KEPT:
+            _LAYOUTS.clear()
+        cols = _LAYOUTS[layout] = [(name, getattr(torch, dtype), count, at,
+                                    shape if len(shape) > 1 else None)
+                                   for name, dtype, count, shape, at in layout]
+    return cols
+
+
 def _unpack(where, size, layout):
+    """The batch of a worker's region as tensors over one lease of the main process's mapping
+    (each tensor keeps the lease), made straight from it (torch.frombuffer: no numpy array in
+    between)."""
     lease = _mapping(where, size).lease()
     out = {}
-    for name, dtype, count, shape, at in layout:
-        a = np.frombuffer(lease, dtype, count, at)
-        out[name] = torch.from_numpy(a if len(shape) == 1 else a.reshape(shape))
+    for name, dtype, count, at, shape in _layout(layout):
+        t = torch.frombuffer(lease, dtype=dtype, count=count, offset=at)
+        out[name] = t if shape is None else t.view(shape)
     return out
 
 
@@ -206,7 +235,10 @@ class PGNDataset(IterableDataset):
             if a == 0 and b == size:  # the whole file: no cut to find
                 parts.append((i, path, None, 0))
                 continue
-            (ca, line, game), (cb, _, _) = pgn_cuts(path, [a, b])
+            # The file's end is a cut as it is: only a cut inside the file is looked for (a skim
+            # up to it; the last share of a file skimmed all of it).
+            cuts = pgn_cuts(path, [a, b] if b < size else [a])
+            (ca, line, game), cb = cuts[0], cuts[1][0] if b < size else size
             if ca < cb:
                 parts.append((i, path, (ca, cb, line), game))
         return parts
@@ -215,8 +247,8 @@ class PGNDataset(IterableDataset):
         parts = self.shards(share, shares)
         if not parts:
             return
-        specs = [(path, rng, game) for _, path, rng, game in parts]
-        files = np.array([i for i, _, _, _ in parts], dtype=np.int32)
+        # Each part's rows numbered with its file's index in the sources by the reader itself.
+        specs = [(path, rng, game, i) for i, path, rng, game in parts]
         it = _dirfill._pgn_batches(specs, self.batch_size, threads=self.threads,
                                    chess960=self.chess960, where=self.where, file_column=True,
                                    headers=False)
@@ -224,7 +256,6 @@ class PGNDataset(IterableDataset):
             for batch in it:
                 if len(batch["ply"]) == 0:
                     continue
-                batch["file"] = files[batch["file"]]
                 yield batch
         finally:
             it.close()

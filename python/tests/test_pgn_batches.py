@@ -121,6 +121,18 @@ def test_one_thread_batches_grow_and_split_in_place(size):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
+def test_file_column_holds_the_numbers_given(threads):
+    """A spec's fourth item is the number its rows have in the file column (dirfill.torch's
+    index of the file in the dataset's sources); without it, the spec's index."""
+    text = (TEXT + LONG).encode()
+    n = len(dirfill.pgn_positions(text)["ply"])
+    batches = list(dirfill._dirfill._pgn_batches(
+        [(text, None, 0, 7), (LONG.encode(), None, None), (text, None, 0, 3)], 1000,
+        threads=threads, file_column=True))
+    assert np.array_equal(concat(batches, ("file",))["file"], np.repeat([7, 1, 3], [n, 2100, n]))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
 def test_positions_columns_grow(threads):
     """pgn_positions' columns reserved for 4096 rows (the fewest) grow by mremap as the rows come:
     on one thread from the reader's visitor, which writes the rows in place, on more from the

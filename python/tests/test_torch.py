@@ -207,8 +207,8 @@ def test_main_process_keeps_a_bounded_number_of_mappings():
         handle, offsets = dirfill._dirfill._shared_pack([a])
         pid, fd, key, size, kept = handle.send()
         assert kept
-        got = dirfill.torch._unpack((pid, fd, key), size, [("x", a.dtype.str, a.size, a.shape,
-                                                            offsets[0])])
+        got = dirfill.torch._unpack((pid, fd, key), size, (("x", "int64", a.size, a.shape,
+                                                            offsets[0]),))
         assert np.array_equal(got["x"].numpy(), a)
         first = first or (got, a)
     assert len(dirfill.torch._MAPPINGS) == dirfill.torch._MAPPINGS_KEPT
