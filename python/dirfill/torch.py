@@ -117,32 +117,15 @@ def _mapping(where, size):
     return m
 
 
-#: Layouts as _unpack reads them, by the layout a worker sends: the same for all its full
-#: batches.
-_LAYOUTS = {}
-_LAYOUTS_KEPT = 64
-
-
-def _layout(layout):
-    cols = _LAYOUTS.get(layout)
-    if cols is None:
-        if len(_LAYOUTS) >= _LAYOUTS_KEPT:
-            _LAYOUTS.clear()
-        cols = _LAYOUTS[layout] = [(name, getattr(torch, dtype), count, at,
-                                    shape if len(shape) > 1 else None)
-                                   for name, dtype, count, shape, at in layout]
-    return cols
-
-
 def _unpack(where, size, layout):
     """The batch of a worker's region as tensors over one lease of the main process's mapping
     (each tensor keeps the lease), made straight from it (torch.frombuffer: no numpy array in
     between)."""
     lease = _mapping(where, size).lease()
     out = {}
-    for name, dtype, count, at, shape in _layout(layout):
-        t = torch.frombuffer(lease, dtype=dtype, count=count, offset=at)
-        out[name] = t if shape is None else t.view(shape)
+    for name, dtype, count, shape, at in layout:
+        t = torch.frombuffer(lease, dtype=getattr(torch, dtype), count=count, offset=at)
+        out[name] = t if len(shape) == 1 else t.view(shape)
     return out
 
 
