@@ -12,9 +12,11 @@
 # its `Nodes searched` line (its start-up excluded: it has answered `readyok` first); a driver
 # by its wall time less its start-up (the median of depth-1 runs); dirfill by the time its
 # perft reports. The table
-# gives millions of nodes per second (medians) and dirfill's speed over each program's, then
-# the geometric mean of those ratios over the CPW positions 2 to 6 (the start position is
-# listed apart). DIRFILL=path overrides build/release/dirfill (built when missing).
+# gives millions of nodes per second (medians) and dirfill's speed over each program's: the
+# median of the runs' ratios, each from a dirfill run and the program's run right after it (a VM
+# whose speed drifts or comes in bursts moves a pair together, where the medians of each
+# program's own runs may come from different moments), then the geometric mean of those ratios
+# over the CPW positions 2 to 6 (the start position is listed apart). DIRFILL=path overrides build/release/dirfill (built when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=5
@@ -107,7 +109,10 @@ while IFS='|' read -r name fen depth; do
       exit 1
     fi
     rate=$(echo "$nodes / ($t - $startup) / 1000000" | bc -l)
-    ratio=$(echo "$df_rate / $rate" | bc -l)
+    read -r -a peer_times <<<"${times[$e]}"
+    ratio=$(for i in "${!df_times[@]}"; do
+      echo "(${peer_times[$i]} - $startup) / ${df_times[$i]}" | bc -l
+    done | median)
     printf ' | %24.1f %7.2fx' "$rate" "$ratio"
     [ "$name" = start ] || logsum[$e]=$(echo "${logsum[$e]:-0} + l($ratio)" | bc -l)
   done
