@@ -11,12 +11,12 @@
 # so that load on the machine hits all of them alike. A UCI engine is timed from `go perft` to
 # its `Nodes searched` line (its start-up excluded: it has answered `readyok` first); a driver
 # by its wall time less its start-up (the median of depth-1 runs); dirfill by the time its
-# perft reports. The table
-# gives millions of nodes per second (medians) and dirfill's speed over each program's: the
-# median of the runs' ratios, each from a dirfill run and the program's run right after it (a VM
-# whose speed drifts or comes in bursts moves a pair together, where the medians of each
-# program's own runs may come from different moments), then the geometric mean of those ratios
-# over the CPW positions 2 to 6 (the start position is listed apart). DIRFILL=path overrides build/release/dirfill (built when missing).
+# perft reports. The table gives millions of nodes per second (medians) and dirfill's speed over
+# each program's: the median of the runs' ratios, each from a dirfill run and the program's run
+# right after it (a VM whose speed drifts or comes in bursts moves a pair together, where the
+# medians of each program's own runs may come from different moments), then the geometric mean
+# of those ratios over the CPW positions 2 to 6 (the start position is listed apart).
+# DIRFILL=path overrides build/release/dirfill (built when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=5
@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --runs) runs=$2; shift 2 ;;
     --quick) quick=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) engines+=("$1"); shift ;;
   esac
 done
