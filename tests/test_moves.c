@@ -249,36 +249,43 @@ static void rand_ending_fen(char *fen, size_t size, bool rooks)
     snprintf(fen + len, size - len, " %c - - 0 1", dft_rand() & 1 ? 'b' : 'w');
 }
 
-/* Perft's sparse paths (a side with at most one slider: looked up, not filled; one sniper at
- * most on the king's lines) against the reference, on endings where they are taken, left and
- * taken again below the root: a capture takes a second slider off, a promotion adds one. */
-static void test_perft_sparse_sliders(void **state)
+/* df_perft against the reference at depth on count random endings (rand_ending_fen) for each
+ * lookup method; more than min_positions of them must be playable. */
+static void perft_random_endings(long count, int depth, bool rooks, long min_positions)
 {
-    (void)state;
     FOR_EACH_LOOKUP(m)
     {
         long positions = 0;
         uint64_t total = 0;
-        for (long i = 0; i < DFT_ITERATIONS / 2000; i++) {
+        for (long i = 0; i < count; i++) {
             char fen[DF_FEN_MAX];
-            rand_ending_fen(fen, sizeof fen, false);
+            rand_ending_fen(fen, sizeof fen, rooks);
             df_board b;
             df_fen_error err;
             if (df_fen_parse(&b, fen, strlen(fen), DF_FEN_STANDARD, &err) != DF_OK ||
                 !df_board_playable(&b))
                 continue;
             uint64_t nodes;
-            assert_int_equal(DF_OK, df_perft(&nodes, &b, 3));
-            const uint64_t want = ref_perft(&b, 3);
+            assert_int_equal(DF_OK, df_perft(&nodes, &b, depth));
+            const uint64_t want = ref_perft(&b, depth);
             if (nodes != want)
-                fail_msg("%s: perft 3 %llu, the reference %llu", fen, (unsigned long long)nodes,
-                         (unsigned long long)want);
+                fail_msg("%s: perft %d %llu, the reference %llu", fen, depth,
+                         (unsigned long long)nodes, (unsigned long long)want);
             positions++;
             total += nodes;
         }
         print_message("%ld positions, %llu nodes\n", positions, (unsigned long long)total);
-        assert_true(positions > DFT_ITERATIONS / 20000 && total > 0);
+        assert_true(positions > min_positions && total > 0);
     }
+}
+
+/* Perft's sparse paths (a side with at most one slider: looked up, not filled; one sniper at
+ * most on the king's lines) against the reference, on endings where they are taken, left and
+ * taken again below the root: a capture takes a second slider off, a promotion adds one. */
+static void test_perft_sparse_sliders(void **state)
+{
+    (void)state;
+    perft_random_endings(DFT_ITERATIONS / 2000, 3, false, DFT_ITERATIONS / 20000);
 }
 
 /* Perft's krp shape (kings, rooks and pawns, no castling right: a generator with no code for
@@ -289,9 +296,9 @@ static void test_perft_rook_endings(void **state)
 {
     (void)state;
     static const char *const fens[] = {
-        "r3k2r/1p6/8/8/8/8/6P1/R3K2R w KQkq - 0 1", /* castling rights: not the shape */
-        "4k2r/8/8/8/8/8/8/R3K3 b k - 0 1",
-        "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1",         /* Rxd5 trades down to it */
+        "r3k2r/1p6/8/8/8/8/6P1/R3K2R w KQkq - 0 1",  /* castling rights: not the shape */
+        "4k2r/8/8/8/8/8/8/R3K3 b k - 0 1",           /* one right left */
+        "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1",         /* Rxd5 */
         "4k3/8/8/3n4/8/8/3R4/4K3 w - - 0 1",         /* Rxd5 */
         "4k3/8/8/3b4/2P5/8/3R4/4K3 w - - 0 1",       /* Rxd5 or cxd5 */
         "8/8/8/8/1k3p2/8/4P3/4K2R w - - 0 1",        /* e4 lets fxe3 e.p. */
@@ -309,28 +316,8 @@ static void test_perft_rook_endings(void **state)
                 fail_msg("%s: perft 4 %llu, the reference %llu", fens[i], (unsigned long long)nodes,
                          (unsigned long long)want);
         }
-        long positions = 0;
-        uint64_t total = 0;
-        for (long i = 0; i < DFT_ITERATIONS / 10000; i++) {
-            char fen[DF_FEN_MAX];
-            rand_ending_fen(fen, sizeof fen, true);
-            df_board b;
-            df_fen_error err;
-            if (df_fen_parse(&b, fen, strlen(fen), DF_FEN_STANDARD, &err) != DF_OK ||
-                !df_board_playable(&b))
-                continue;
-            uint64_t nodes;
-            assert_int_equal(DF_OK, df_perft(&nodes, &b, 4));
-            const uint64_t want = ref_perft(&b, 4);
-            if (nodes != want)
-                fail_msg("%s: perft 4 %llu, the reference %llu", fen, (unsigned long long)nodes,
-                         (unsigned long long)want);
-            positions++;
-            total += nodes;
-        }
-        print_message("%ld positions, %llu nodes\n", positions, (unsigned long long)total);
-        assert_true(positions > DFT_ITERATIONS / 100000 && total > 0);
     }
+    perft_random_endings(DFT_ITERATIONS / 10000, 4, true, DFT_ITERATIONS / 100000);
 }
 
 /* No legal move tree where the side not to move is in check; perft says so. */
