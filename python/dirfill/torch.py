@@ -46,18 +46,21 @@ __all__ = ["PGNDataset", "to_tensors"]
 # the way back).
 _SIGNED = {np.dtype(np.uint64): np.int64, np.dtype(np.uint32): np.int32,
            np.dtype(np.uint16): np.int16}
-#: The name of the torch type a numeric column becomes in the main process (numpy's names of
-#: these types are torch's).
-_TORCH_TYPE = {np.dtype(t): np.dtype(_SIGNED.get(np.dtype(t), t)).name
-               for t in (np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
-                         np.int64, np.uint64, np.float16, np.float32, np.float64)}
+
+
+def _numeric(batch):
+    """The numeric arrays of a batch, by name."""
+    return {k: v for k, v in batch.items() if isinstance(v, np.ndarray) and v.dtype.kind in "biuf"}
+
+
+def _tensor_type(dtype):
+    """The numpy type a tensor over an array of dtype takes: the signed type of the same width."""
+    return np.dtype(_SIGNED.get(dtype, dtype))
 
 
 def _tensor_views(batch):
-    """The numeric arrays of a batch, each as the view a tensor takes (the signed type of the
-    same width)."""
-    return {k: v.view(_SIGNED.get(v.dtype, v.dtype)) for k, v in batch.items()
-            if isinstance(v, np.ndarray) and v.dtype.kind in "biuf"}
+    """The numeric arrays of a batch, each as the view a tensor takes."""
+    return {k: v.view(_tensor_type(v.dtype)) for k, v in _numeric(batch).items()}
 
 
 def to_tensors(batch):
@@ -78,16 +81,15 @@ class _Shipped:
     __slots__ = ("_handle", "_layout")
 
     def __init__(self, batch, planes=None):
-        names = [k for k, v in batch.items()
-                 if isinstance(v, np.ndarray) and v.dtype.kind in "biuf"]
-        arrays = [batch[k] for k in names]
+        arrays = _numeric(batch)
         n = len(batch["file"])
         shape = (n, len(PLANES), 8, 8)
         room = n * len(PLANES) * 64 if planes else 0
         # The arrays' bytes as they are (a tensor's type is only a name in the layout).
-        self._handle, offsets = _dirfill._shared_pack(arrays, room)
-        layout = [(k, _TORCH_TYPE[a.dtype], a.size, a.shape, at)
-                  for k, a, at in zip(names, arrays, offsets)]
+        self._handle, offsets = _dirfill._shared_pack(list(arrays.values()), room)
+        # numpy's names of these types are torch's
+        layout = [(k, _tensor_type(a.dtype).name, a.size, a.shape, at)
+                  for (k, a), at in zip(arrays.items(), offsets)]
         if planes:
             planes(np.frombuffer(self._handle, np.uint8, room, offsets[-1]).reshape(shape))
             layout.append(("planes", "uint8", room, shape, offsets[-1]))
