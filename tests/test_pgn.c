@@ -622,6 +622,96 @@ static void test_evals_and_clocks(void **state)
     assert_int_equal(DF_PGN_EVAL_NONE, l.plies[5].eval_kind);
 }
 
+/* Every evaluation lichess writes ([-]D.DD) and a clock H:MM:SS in every comment, as read
+ * inline from a comment's 64-byte block and as read a byte at a time: each value exactly what
+ * strtod and the clock's arithmetic give. */
+typedef struct {
+    int n;
+    double pawns[2000], clock[2000];
+} value_list;
+
+static void keep_values(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
+{
+    (void)g;
+    value_list *l = ctx;
+    assert_int_equal(DF_PGN_EVAL_PAWNS, p->eval_kind);
+    assert_true(p->has_clock);
+    assert_true(l->n < 2000);
+    l->pawns[l->n] = p->pawns;
+    l->clock[l->n++] = p->clock;
+}
+
+static void test_lichess_values_exact(void **state)
+{
+    (void)state;
+    static const char *const shuffle[4] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+    enum { PLIES = 2000 };
+    static char pgn[PLIES * 64];
+    static double want_pawns[PLIES], want_clock[PLIES];
+    size_t n = 0;
+    for (int i = 0; i < PLIES; i++) {
+        const int k = i % 1000, h = i % 10, m = i * 7 % 60, sec = i * 13 % 60;
+        char value[16];
+        snprintf(value, sizeof value, "%s%d.%02d", i < 1000 ? "" : "-", k / 100, k % 100);
+        want_pawns[i] = strtod(value, NULL);
+        want_clock[i] = h * 3600 + m * 60 + sec;
+        n += (size_t)snprintf(pgn + n, sizeof pgn - n, "%s%s { [%%eval %s] [%%clk %d:%02d:%02d] } ",
+                              i % 2 ? "" : "1. ", shuffle[i % 4], value, h, m, sec);
+    }
+    n += (size_t)snprintf(pgn + n, sizeof pgn - n, "*\n");
+    for (size_t piece = 1; piece <= sizeof pgn; piece = piece == 1 ? sizeof pgn : piece + 1) {
+        value_list *l = calloc(1, sizeof *l);
+        assert_non_null(l);
+        const df_pgn_visitor v = {NULL, keep_values, NULL, l};
+        df_pgn_reader *r = df_pgn_reader_new();
+        for (size_t at = 0; at < n; at += piece)
+            assert_int_equal(DF_OK, df_pgn_feed(r, pgn + at, n - at < piece ? n - at : piece, &v));
+        assert_int_equal(DF_OK, df_pgn_finish(r, &v));
+        df_pgn_reader_free(r);
+        assert_int_equal(PLIES, l->n);
+        for (int i = 0; i < PLIES; i++) {
+            if (l->pawns[i] != want_pawns[i] || l->clock[i] != want_clock[i])
+                fail_msg("ply %d (pieces of %zu): %.17g and %.17g, not %.17g and %.17g", i, piece,
+                         l->pawns[i], l->clock[i], want_pawns[i], want_clock[i]);
+        }
+        free(l);
+    }
+}
+
+/* Comments around the reach of the reader's 64-byte comment block — ending just inside it or
+ * just past it, with a newline, with a command the '}' cuts, a '[' that starts none, a command
+ * longer than the reader keeps, near the input's end — read the same whole as a byte at a
+ * time, and each kept command's value where the byte-wise reading puts it. */
+static void test_comments_at_the_block_edge(void **state)
+{
+    (void)state;
+    static const char *const bodies[] = {"[%eval 0.25] [%clk 0:01:00]",
+                                         "[%eval 1.5,20]",
+                                         "[%eval #-2] [x] [%clk 1:00]",
+                                         "[%eval 0.25",
+                                         "[ [%eval 2.00]",
+                                         "[%clk 0:00:01.5] [%eval",
+                                         "[%eval 0.25                                          ]",
+                                         "[%eval\n0.5]",
+                                         "text\nmore [%eval 0.30]",
+                                         "[%eval 0.40] ] [%clk 0:00:09]"};
+    char pgn[512];
+    for (size_t b = 0; b < sizeof bodies / sizeof bodies[0]; b++)
+        for (int pad = 0; pad < 72; pad++)
+            for (int tail = 0; tail < 80; tail += 7) {
+                int n = snprintf(pgn, sizeof pgn, "1. e4 {%*s%s} e5 {%s%*s} 2. Nf3 ", pad, "",
+                                 bodies[b], bodies[b], pad, "");
+                n += snprintf(pgn + n, sizeof pgn - (size_t)n, "%*s*\n", tail, "");
+                recorder whole = {0}, bytes = {0};
+                read_text(&whole, pgn, (size_t)n, DF_PGN_STANDARD, 0);
+                read_text(&bytes, pgn, (size_t)n, DF_PGN_STANDARD, 1);
+                if (whole.digest != bytes.digest || whole.plies != 3)
+                    fail_msg("%ld plies, digests %llx and %llx:\n%s", whole.plies,
+                             (unsigned long long)whole.digest, (unsigned long long)bytes.digest,
+                             pgn);
+            }
+}
+
 /* ---- header-only reading and stopping ---- */
 
 static df_pgn_action skip_all(void *ctx, const df_pgn_game *g)
@@ -700,9 +790,14 @@ int main(void)
 {
     dft_setup_backend();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_generated_games),         cmocka_unit_test(test_any_piece_sizes),
-        cmocka_unit_test(test_threads_and_compression), cmocka_unit_test(test_rules_and_errors),
-        cmocka_unit_test(test_evals_and_clocks),        cmocka_unit_test(test_skip_and_stop),
+        cmocka_unit_test(test_generated_games),
+        cmocka_unit_test(test_any_piece_sizes),
+        cmocka_unit_test(test_threads_and_compression),
+        cmocka_unit_test(test_rules_and_errors),
+        cmocka_unit_test(test_evals_and_clocks),
+        cmocka_unit_test(test_lichess_values_exact),
+        cmocka_unit_test(test_comments_at_the_block_edge),
+        cmocka_unit_test(test_skip_and_stop),
         cmocka_unit_test(test_huge_comment_bounded),
     };
     return cmocka_run_group_tests(tests, make_games, free_games);

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
+#include "command.h"
 
 /* Decimal digits at *s (advanced) into *m, at most `room` of them (a longer run is left for the
  * caller to refuse); how many. */
@@ -41,10 +41,8 @@ static inline bool df__decimal(const char **p, const char *end, double *out)
     return true;
 }
 
-/* Whether c is a decimal digit. */
-static inline bool df__digit(char c) { return (unsigned)(c - '0') < 10; }
-
-/* A [%eval ...] or [%clk ...] command of a comment, for the ply it follows. */
+/* A [%eval ...] or [%clk ...] command of a comment, for the ply it follows, in any shape
+ * (command.h reads the shapes lichess writes). */
 void df__pgn_command(const char *cmd, size_t len, df_pgn_ply *p)
 {
     const char *c = cmd, *end = cmd + len;
@@ -53,16 +51,6 @@ void df__pgn_command(const char *cmd, size_t len, df_pgn_ply *p)
         c += 5;
         while (c < end && *c == ' ') c++;
         double value;
-        /* [-]D.DD, as lichess writes every evaluation in pawns: read at once, the value
-         * df__decimal gives (the same mantissa over the same power of ten). */
-        const char *d = c + (c < end && *c == '-');
-        if (end - d >= 4 && df__digit(d[0]) && d[1] == '.' && df__digit(d[2]) && df__digit(d[3]) &&
-            (end - d == 4 || d[4] == ',' || d[4] == ' ')) {
-            const double v = (double)((d[0] - '0') * 100 + (d[2] - '0') * 10 + (d[3] - '0')) / 1e2;
-            p->eval_kind = DF_PGN_EVAL_PAWNS;
-            p->pawns = d > c ? -v : v;
-            return;
-        }
         if (c < end && *c == '#') {
             c++;
             const char *digits = c;
@@ -80,14 +68,6 @@ void df__pgn_command(const char *cmd, size_t len, df_pgn_ply *p)
     } else if (len > 4 && !memcmp(c, "clk ", 4)) {
         c += 4;
         while (c < end && *c == ' ') c++;
-        /* H:MM:SS, as lichess writes every clock: read at once, the value of the loop below. */
-        if (end - c == 7 && df__digit(c[0]) && c[1] == ':' && df__digit(c[2]) && df__digit(c[3]) &&
-            c[4] == ':' && df__digit(c[5]) && df__digit(c[6])) {
-            p->has_clock = true;
-            p->clock = (double)(((c[0] - '0') * 60 + (c[2] - '0') * 10 + (c[3] - '0')) * 60 +
-                                (c[5] - '0') * 10 + (c[6] - '0'));
-            return;
-        }
         /* Whole seconds as clocks mostly are (H:MM:SS, MM:SS): integers, exact in a double,
          * the same value as the general reading below. */
         uint64_t whole = 0;

@@ -67,6 +67,61 @@ static inline const char *df__find_skim(const char *p, const char *end)
     return end;
 }
 
+#if defined(__SSE2__)
+/* The bytes of p[0, 16) that end a movetext token (pgn/reader.c's byte classes), bit i for
+ * p[i]: white space, '.', and { } ( ) [ ] ; $ *. */
+static inline unsigned df__token_ends16(const char *p)
+{
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    /* \t \n \v \f \r are 9 to 13, ( ) * are 40 to 42; clearing bit 5 makes { } of [ ]. */
+    const __m128i t = _mm_sub_epi8(x, _mm_set1_epi8('\t')), u = _mm_sub_epi8(x, _mm_set1_epi8('(')),
+                  y = _mm_and_si128(x, _mm_set1_epi8((char)0xdf));
+    const __m128i ends = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(4)), t),
+                                  _mm_cmpeq_epi8(_mm_min_epu8(u, _mm_set1_epi8(2)), u)),
+                     _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+                                  _mm_cmpeq_epi8(x, _mm_set1_epi8('.')))),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(y, _mm_set1_epi8('[')),
+                                  _mm_cmpeq_epi8(y, _mm_set1_epi8(']'))),
+                     _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(';')),
+                                  _mm_cmpeq_epi8(x, _mm_set1_epi8('$')))));
+    return (unsigned)_mm_movemask_epi8(ends);
+}
+#endif
+
+/* The bytes of 64 that reading a comment on one line looks at (pgn/reader.c's
+ * comment_on_line), bit i for p[i]: where it may end, and its commands' brackets. */
+typedef struct {
+    uint64_t end;                /* '}' '\n' */
+    uint64_t lbracket, rbracket; /* '[' ']' */
+} df__comment_bits;
+
+static inline df__comment_bits df__comment_block(const char *p)
+{
+    df__comment_bits b = {0, 0, 0};
+#if defined(__SSE2__)
+    const __m128i close = _mm_set1_epi8('}'), newline = _mm_set1_epi8('\n'),
+                  lbracket = _mm_set1_epi8('['), rbracket = _mm_set1_epi8(']');
+    for (int k = 0; k < 4; k++) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+        const int shift = 16 * k;
+        b.end |= (uint64_t)(unsigned)_mm_movemask_epi8(
+                     _mm_or_si128(_mm_cmpeq_epi8(x, close), _mm_cmpeq_epi8(x, newline)))
+                 << shift;
+        b.lbracket |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, lbracket)) << shift;
+        b.rbracket |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, rbracket)) << shift;
+    }
+#else
+    for (int i = 0; i < 64; i++) {
+        const uint64_t bit = UINT64_C(1) << i;
+        b.end |= p[i] == '}' || p[i] == '\n' ? bit : 0;
+        b.lbracket |= p[i] == '[' ? bit : 0;
+        b.rbracket |= p[i] == ']' ? bit : 0;
+    }
+#endif
+    return b;
+}
+
 /* The bytes of 64 that skimmed movetext (pgn/reader.c) looks at, bit i for p[i]: comments'
  * braces and newlines, whose structure a whole block gives at once, and the few bytes that
  * may end a skim outside a comment. */

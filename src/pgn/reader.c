@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "make_move.h"
 #include "find.h"
+#include "command.h"
 #include "internal.h"
 
 /* Where the scanner stands. */
@@ -556,6 +557,20 @@ static bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c 
 
 static bool is_blank(char c) { return df__class[(unsigned char)c] == C_SPACE; }
 
+/* The first byte of [p, end) that does not continue a token: a vector of bytes at a time,
+ * where a loop over a SAN's few bytes would leave it at a branch that guesses its length. */
+static inline const char *token_end(const char *p, const char *end)
+{
+#if defined(__SSE2__)
+    for (; end - p >= 16; p += 16) {
+        const unsigned ends = df__token_ends16(p);
+        if (ends) return p + __builtin_ctz(ends);
+    }
+#endif
+    while (p < end && df__class[(unsigned char)*p] == C_TOKEN) p++;
+    return p;
+}
+
 /* The stream offset of p during a feed. */
 static uint64_t offset_of(const df_pgn_reader *r, const char *p)
 {
@@ -723,6 +738,32 @@ static const char *skim_comment(df_pgn_reader *r, const char *p, const char *end
     return p;
 }
 
+/* comment_on_line for a comment that closes within the 64 bytes from its '{' at p (end - p >=
+ * 64): from the block's bits, with no loop over its bytes and a branch per command rather than
+ * a search for each bracket. Returns the byte after its '}', NULL as comment_on_line does, or
+ * p when its end is not in the block. */
+static const char *comment_in_block(df_pgn_reader *r, const char *p)
+{
+    const df__comment_bits b = df__comment_block(p);
+    const uint64_t ends = b.end & ~UINT64_C(1);
+    if (!ends) return p;
+    const unsigned close = (unsigned)__builtin_ctzll(ends);
+    if (p[close] != '}') return NULL;
+    const uint64_t inside = ((UINT64_C(1) << close) - 1) & ~UINT64_C(1);
+    for (uint64_t opens = b.lbracket & inside; opens;) {
+        const unsigned q = (unsigned)__builtin_ctzll(opens); /* q + 1 <= close <= 63 */
+        opens &= opens - 1;
+        if (p[q + 1] != '%') continue;
+        const uint64_t shuts = b.rbracket & inside & ~((UINT64_C(2) << q) - 1);
+        if (!shuts) break; /* a command that the '}' cuts: not one */
+        const unsigned cmd_end = (unsigned)__builtin_ctzll(shuts);
+        if (cmd_end - (q + 2) > sizeof r->cmd) return NULL;
+        if (r->pending) df__pgn_read_command(p + q + 2, cmd_end - (q + 2), &r->ply);
+        opens &= ~((UINT64_C(1) << cmd_end) - 1);
+    }
+    return p + close + 1;
+}
+
 /* A comment at p (its '{') that closes on its line in this piece of input, read at once: the
  * [%...] commands that close inside it go to the pending ply, as the comment state gives them.
  * Returns the byte after its '}', or NULL when it is not such a comment — a newline in it
@@ -732,6 +773,10 @@ static const char *skim_comment(df_pgn_reader *r, const char *p, const char *end
  * of the state switch. */
 static const char *comment_on_line(df_pgn_reader *r, const char *p, const char *end)
 {
+    if (end - p >= 64) {
+        const char *q = comment_in_block(r, p);
+        if (q != p) return q;
+    }
     const char *close = df__find3(p + 1, end, '}', '\n', '\n');
     if (close == end || *close != '}') return NULL;
     /* Inline, not memchr: a comment is a few dozen bytes, shorter than a call; the vectors
@@ -744,7 +789,7 @@ static const char *comment_on_line(df_pgn_reader *r, const char *p, const char *
         const char *cmd = q + 2, *cmd_end = df__find3_in(cmd, close, end, ']', ']', ']');
         if (cmd_end == close) break; /* a command that the '}' cuts: not one */
         if ((size_t)(cmd_end - cmd) > sizeof r->cmd) return NULL;
-        if (r->pending) df__pgn_command(cmd, (size_t)(cmd_end - cmd), &r->ply);
+        if (r->pending) df__pgn_read_command(cmd, (size_t)(cmd_end - cmd), &r->ply);
         q = cmd_end + 1;
     }
     return close + 1;
@@ -809,8 +854,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                     continue;
                 }
                 if (r->state != ST_MOVES || cls != C_TOKEN || (c == '%' && line_start)) break;
-                const char *q = p + 1;
-                while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
+                const char *q = token_end(p + 1, end);
                 if (q == end) break; /* it may go on in the next piece: read below */
                 if (q - p <= DF_PGN_TOKEN_MAX && all_digits(p, (uint32_t)(q - p)))
                     r->line_start = false; /* a move number: nothing to do (token_done) */
@@ -867,9 +911,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             } else {
                 /* A token: '*' is one (a result), '$' starts one (a NAG). Read where it
                  * stands when it ends in this piece of input (the usual case), else copied. */
-                const char *q = p + 1;
-                if (cls != C_STAR)
-                    while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
+                const char *q = cls == C_STAR ? p + 1 : token_end(p + 1, end);
                 if (q == end && cls != C_STAR) {
                     const size_t n = (size_t)(q - p);
                     r->tok_line = r->line;
@@ -889,8 +931,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
         }
         case ST_TOKEN: {
             /* The rest of a token that began in an earlier piece of input. */
-            const char *q = p;
-            while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
+            const char *q = token_end(p, end);
             const size_t n = (size_t)(q - p), room = DF_PGN_TOKEN_MAX - r->tok_len;
             memcpy(r->tok + r->tok_len, p, n < room ? n : room);
             r->tok_len += (uint32_t)(n < room ? n : room);
@@ -1002,7 +1043,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                     if (r->cmd_len == 0) {
                         const char *q = df__find3(p, end, ']', '}', '\n');
                         if (q < end && *q == ']' && (size_t)(q - p) <= sizeof r->cmd) {
-                            if (r->pending) df__pgn_command(p, (size_t)(q - p), &r->ply);
+                            if (r->pending) df__pgn_read_command(p, (size_t)(q - p), &r->ply);
                             r->cmd_state = 0;
                             r->line_start = line_start = false;
                             p = q + 1;
@@ -1029,7 +1070,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 }
                 if (r->cmd_state == 2) {
                     if (c == ']') {
-                        if (r->pending) df__pgn_command(r->cmd, r->cmd_len, &r->ply);
+                        if (r->pending) df__pgn_read_command(r->cmd, r->cmd_len, &r->ply);
                         r->cmd_state = 0;
                     } else if (r->cmd_len < sizeof r->cmd) {
                         r->cmd[r->cmd_len++] = c;
