@@ -68,27 +68,24 @@ df_status df_move_from_uci(df_move *out, const df_board *b, const char *text, si
     return DF_ERR_MOVE;
 }
 
-/* The piece a SAN letter names (PNBRQK), else DF_PIECE_TYPES: a switch, not a memchr call
- * (the PGN reader parses a SAN per ply). */
-static df_piece_type df__piece_of_letter(char c)
-{
-    switch (c) {
-    case 'P':
-        return DF_PAWN;
-    case 'N':
-        return DF_KNIGHT;
-    case 'B':
-        return DF_BISHOP;
-    case 'R':
-        return DF_ROOK;
-    case 'Q':
-        return DF_QUEEN;
-    case 'K':
-        return DF_KING;
-    default:
-        return DF_PIECE_TYPES;
-    }
-}
+/* What a byte of SAN text can be: a piece letter (DF__SAN_LETTER, its type in the low bits;
+ * a byte that is no letter reads as a pawn), a check or annotation mark, a capture mark. One
+ * load per byte where comparisons would branch. */
+enum { DF__SAN_TYPE = 7, DF__SAN_LETTER = 8, DF__SAN_SUFFIX = 16, DF__SAN_CAPTURE = 32 };
+static const unsigned char df__san_byte[256] = {['P'] = DF__SAN_LETTER | DF_PAWN,
+                                                ['N'] = DF__SAN_LETTER | DF_KNIGHT,
+                                                ['B'] = DF__SAN_LETTER | DF_BISHOP,
+                                                ['R'] = DF__SAN_LETTER | DF_ROOK,
+                                                ['Q'] = DF__SAN_LETTER | DF_QUEEN,
+                                                ['K'] = DF__SAN_LETTER | DF_KING,
+                                                ['+'] = DF__SAN_SUFFIX,
+                                                ['#'] = DF__SAN_SUFFIX,
+                                                ['!'] = DF__SAN_SUFFIX,
+                                                ['?'] = DF__SAN_SUFFIX,
+                                                ['x'] = DF__SAN_CAPTURE,
+                                                [':'] = DF__SAN_CAPTURE};
+
+static unsigned df__san_class(char c) { return df__san_byte[(unsigned char)c]; }
 
 /* What a SAN text asks for. */
 typedef struct {
@@ -98,15 +95,16 @@ typedef struct {
     int file, rank; /* disambiguation, -1 when absent */
 } df__san;
 
-static bool df__parse_san(const char *t, size_t len, df__san *s)
+/* Reads [piece][file][rank][x|:]square[[=]promotion] followed by any of + # ! ?, or castling
+ * with O or 0. Bytes are classed by one table load, not by chains of comparisons, and the
+ * capture mark is dropped by a select: the PGN reader's moves vary in shape from one ply to
+ * the next with no pattern a branch predictor could learn. */
+static inline bool df__parse_san(const char *t, size_t len, df__san *s)
 {
-    /* Check, mate and annotation marks (a byte test: a library call per byte cost the PGN
-     * reader 5 % of its time). */
-    while (len &&
-           (t[len - 1] == '+' || t[len - 1] == '#' || t[len - 1] == '!' || t[len - 1] == '?'))
-        len--;
+    while (len && (df__san_class(t[len - 1]) & DF__SAN_SUFFIX)) len--;
     *s = (df__san){DF_PAWN, DF_PIECE_TYPES, DF_SQUARE_NONE, 0, -1, -1};
-    if (len && (t[0] == 'O' || t[0] == '0')) {
+    if (len < 2) return false;
+    if (t[0] == 'O' || t[0] == '0') {
         /* O-O, O-O-O, or the same with zeros. */
         const char o = t[0];
         if ((len == 3 || len == 5) && t[1] == '-' && t[2] == o &&
@@ -116,24 +114,27 @@ static bool df__parse_san(const char *t, size_t len, df__san *s)
         }
         return false;
     }
-    size_t i = 0;
-    const df_piece_type named = len ? df__piece_of_letter(t[0]) : DF_PIECE_TYPES;
-    if (named != DF_PIECE_TYPES) {
-        if (named == DF_PAWN) return false; /* "P" is not written */
-        s->piece = named;
-        i = 1;
-    }
-    /* A promotion suffix: "=Q" or "Q" after the destination. */
-    const df_piece_type promoted = len >= 2 ? df__piece_of_letter(t[len - 1]) : DF_PIECE_TYPES;
-    if (s->piece == DF_PAWN && promoted >= DF_KNIGHT && promoted <= DF_QUEEN) {
-        s->promotion = promoted;
+    const unsigned first = df__san_class(t[0]);
+    if (first == (DF__SAN_LETTER | DF_PAWN)) return false; /* "P" is not written */
+    size_t i = (first & DF__SAN_LETTER) != 0;
+    s->piece = (df_piece_type)(first & DF__SAN_TYPE);
+    /* A pawn's promotion: "=Q" or "Q" after the destination, found by one comparison that is
+     * rarely true (after a piece letter, promoted is out of range). */
+    const unsigned promoted =
+        (df__san_class(t[len - 1]) - (DF__SAN_LETTER | DF_KNIGHT)) | -(unsigned)i;
+    if (promoted <= DF_QUEEN - DF_KNIGHT) {
+        s->promotion = (df_piece_type)(promoted + DF_KNIGHT);
         len -= t[len - 2] == '=' ? 2 : 1;
     }
     if (len < i + 2) return false;
-    s->to = df__parse_square(t + len - 2);
-    if (s->to == DF_SQUARE_NONE) return false;
+    const unsigned to_file = (unsigned char)t[len - 2] - (unsigned)'a';
+    const unsigned to_rank = (unsigned char)t[len - 1] - (unsigned)'1';
+    if ((to_file | to_rank) > 7) return false;
+    s->to = df_make_square((int)to_file, (int)to_rank);
+    /* The capture mark before the destination: with nothing between the piece letter and the
+     * destination, t[end] is the destination's file, never a mark. */
     size_t end = len - 2;
-    if (end > i && (t[end - 1] == 'x' || t[end - 1] == ':')) end--;
+    end -= (df__san_class(t[end - (end > i)]) & DF__SAN_CAPTURE) != 0;
     for (; i < end; i++) {
         if (t[i] >= 'a' && t[i] <= 'h' && s->file < 0 && s->rank < 0)
             s->file = t[i] - 'a';
@@ -145,91 +146,66 @@ static bool df__parse_san(const char *t, size_t len, df__san *s)
     return true;
 }
 
-/* The origins the SAN names for a piece moving to s->to (before legality): pawns by their push
- * or capture geometry, pieces by the squares their kind attacks to from. */
-static df_bb df__san_origins(const df_board *b, const df__san *s, df_color us)
+/* The squares a rook, a bishop and a queen reach from each square on an empty board, as
+ * constants (DF_DIAGONAL_OF would branch), and with the knight's and the king's tables, the
+ * reach of each piece by its type: one load where a switch on the piece would be
+ * mispredicted, as the PGN reader's SANs name the pieces in no order a predictor learns.
+ * Pawns have none: where they come from depends on their colour and on whether they capture. */
+#define DF__ORTHOGONAL(s)                                                                          \
+    (((DF_FILE_A << ((s)&7)) | (DF_RANK_1 << ((s)&56))) ^ (UINT64_C(1) << (s)))
+#define DF__DIAGONAL(s) ((DF_DIAGONAL_OF(s) | DF_ANTI_DIAGONAL_OF(s)) ^ (UINT64_C(1) << (s)))
+#define DF__QUEEN(s)    (DF__ORTHOGONAL(s) | DF__DIAGONAL(s))
+#define DF__BOARD8(F, r)                                                                           \
+    F(8 * (r)), F(8 * (r) + 1), F(8 * (r) + 2), F(8 * (r) + 3), F(8 * (r) + 4), F(8 * (r) + 5),    \
+        F(8 * (r) + 6), F(8 * (r) + 7)
+#define DF__BOARD(F)                                                                               \
+    {                                                                                              \
+        DF__BOARD8(F, 0), DF__BOARD8(F, 1), DF__BOARD8(F, 2), DF__BOARD8(F, 3), DF__BOARD8(F, 4),  \
+            DF__BOARD8(F, 5), DF__BOARD8(F, 6), DF__BOARD8(F, 7)                                   \
+    }
+static const df_bb df__rook_reach[64] = DF__BOARD(DF__ORTHOGONAL);
+static const df_bb df__bishop_reach[64] = DF__BOARD(DF__DIAGONAL);
+static const df_bb df__queen_reach[64] = DF__BOARD(DF__QUEEN);
+static const df_bb *const df__reach[DF_PIECE_TYPES] = {
+    NULL, df_knight_table, df__bishop_reach, df__rook_reach, df__queen_reach, df_king_table};
+
+/* The pieces of type t (not a pawn) of the side to move that reach to through occ, before
+ * legality: a slider's path must be empty (a leaper's is: it has no squares between). */
+static inline df_bb df__piece_origins(const df_board *b, df_piece_type t, df_square to, df_bb occ)
 {
-    const df_bb own = b->color[us], occ = df_board_occupied(b);
-    const df_square to = s->to;
-    df_bb from;
-    if (s->piece == DF_PAWN) {
-        const df_bb pawns = own & b->piece[DF_PAWN];
-        const int push = df_pawn_push_delta(us);
-        if (s->file >= 0 && s->file != df_file_of(to)) {
-            from = df_pawn_table[us ^ 1][to] & pawns & df_file_bb(s->file);
-        } else {
-            const int one = (int)to - push;
-            if (one < 0 || one > 63) return 0;
-            from = df_square_bb((df_square)one) & pawns;
-            if (!from && !df_has(occ, (df_square)one) && df_has(df_relative_rank_bb(us, 3), to))
-                from = df_square_bb((df_square)(one - push)) & pawns;
-        }
-        return from & (s->rank >= 0 ? df_rank_bb(s->rank) : DF_FULL);
+    df_bb origins = 0;
+    for (df_bb c = df__reach[t][to] & b->color[df_board_stm(b)] & b->piece[t]; c;) {
+        const df_square f = df_pop_lsb(&c);
+        origins |= df_square_bb(f) & -(df_bb) !(df_between(f, to) & occ);
     }
-    switch (s->piece) {
-    case DF_KNIGHT:
-        from = df_knight_table[to];
-        break;
-    case DF_BISHOP:
-        from = df_square_bishop_attacks(to, occ);
-        break;
-    case DF_ROOK:
-        from = df_square_rook_attacks(to, occ);
-        break;
-    case DF_QUEEN:
-        from = df_square_queen_attacks(to, occ);
-        break;
-    default:
-        from = df_king_table[to];
-    }
-    from &= own & b->piece[s->piece];
-    if (s->file >= 0) from &= df_file_bb(s->file);
-    if (s->rank >= 0) from &= df_rank_bb(s->rank);
-    return from;
+    return origins;
 }
 
-/* Whether the destination suits the move s names, which df__san_origins leaves to the caller:
- * not one of our pieces nor the enemy king; a pawn's push onto an empty square, its capture
- * onto an enemy piece (en passant: checked by df_move_is_legal). */
-static bool df__san_target_ok(const df_board *b, const df__san *s, df_move_kind kind)
+/* Whether our king on ksq is unattacked once the board holds occ and the enemy pieces enemy
+ * (a captured piece removed): what df_move_is_legal decides last, its other conditions being
+ * those the origins hold. Each enemy piece that could reach ksq on an empty board reaches it
+ * when nothing stands between (a leaper never has squares between). There are most often none
+ * to two such pieces, a number that varies from ply to ply: those two, the lowest and the
+ * highest, are looked at without a loop or a branch. */
+static inline __attribute__((always_inline)) bool
+df__san_king_safe(const df_board *b, df_color us, df_square ksq, df_bb occ, df_bb enemy)
 {
-    const df_color us = df_board_stm(b);
-    const df_bb enemy = b->color[us ^ 1];
-    if (df_has(b->color[us] | (enemy & b->piece[DF_KING]), s->to)) return false;
-    if (s->piece != DF_PAWN || kind == DF_MOVE_EN_PASSANT) return true;
-    const bool capture = s->file >= 0 && s->file != df_file_of(s->to);
-    return df_has(enemy, s->to) == capture;
-}
-
-/* What decides whether a move of a piece other than the king leaves the king safe, found once
- * per position as Stockfish finds it: the checkers, and our pieces pinned by the enemy
- * sliders on the king's lines (each the only piece between such a slider and the king). Not
- * in check, a piece that is not pinned may go anywhere it can go; a pinned one only along the
- * line of its pin. */
-typedef struct {
-    df_square king;
-    df_bb checkers, pinned;
-} df__king_guard;
-
-static df__king_guard df__guard(const df_board *b, df_color us)
-{
-    const df_bb enemy = b->color[us ^ 1], occ = df_board_occupied(b);
-    const df_square k = df_board_king(b, us);
-    df__king_guard g = {k, 0, 0};
-    g.checkers = enemy & ((df_knight_table[k] & b->piece[DF_KNIGHT]) |
-                          (df_pawn_table[us][k] & b->piece[DF_PAWN]));
     const df_bb queens = b->piece[DF_QUEEN];
-    for (df_bb snipers = enemy & ((df_orthogonal_lines(k) & (b->piece[DF_ROOK] | queens)) |
-                                  (df_diagonal_lines(k) & (b->piece[DF_BISHOP] | queens)));
-         snipers;) {
-        const df_square sq = df_pop_lsb(&snipers);
-        const df_bb between = df_between(k, sq) & occ;
-        if (!between)
-            g.checkers |= df_square_bb(sq);
-        else if (!(between & (between - 1)))
-            g.pinned |= between & b->color[us];
+    df_bb attackers = enemy & ((df__rook_reach[ksq] & (b->piece[DF_ROOK] | queens)) |
+                               (df__bishop_reach[ksq] & (b->piece[DF_BISHOP] | queens)) |
+                               (df_knight_table[ksq] & b->piece[DF_KNIGHT]) |
+                               (df_pawn_table[us][ksq] & b->piece[DF_PAWN]) |
+                               (df_king_table[ksq] & b->piece[DF_KING]));
+    const df_bb rest = attackers & (attackers - 1);
+    if (rest & (rest - 1)) {
+        while (attackers)
+            if (!(df_between(ksq, df_pop_lsb(&attackers)) & occ)) return false;
+        return true;
     }
-    return g;
+    const df_square low = df_lsb(attackers | (UINT64_C(1) << 63)), high = df_msb(attackers | 1);
+    const df_bb blocked = ((df_bb)((df_between(ksq, low) & occ) != 0) << low) |
+                          ((df_bb)((df_between(ksq, high) & occ) != 0) << high);
+    return !(attackers & ~blocked);
 }
 
 /* The move a castling SAN names (DF_MOVE_NONE when the right is not held). */
@@ -262,9 +238,10 @@ size_t df_move_to_san(char out[DF_SAN_MAX], const df_board *b, df_move m)
         } else {
             out[n++] = df__piece_letters[type];
             /* Other pieces of this type that can legally go to the same square. */
-            const df__san same = {type, DF_PIECE_TYPES, to, 0, -1, -1};
             df_bb rivals = 0;
-            for (df_bb f = df__san_origins(b, &same, df_board_stm(b)) & ~df_square_bb(from); f;) {
+            for (df_bb f =
+                     df__piece_origins(b, type, to, df_board_occupied(b)) & ~df_square_bb(from);
+                 f;) {
                 const df_square s = df_pop_lsb(&f);
                 if (df_move_is_legal(b, df_move_make(s, to, DF_MOVE_NORMAL, DF_PAWN)))
                     rivals |= df_square_bb(s);
@@ -291,10 +268,11 @@ size_t df_move_to_san(char out[DF_SAN_MAX], const df_board *b, df_move m)
 }
 
 /* The legal moves text matches: 0, 1 (*found) or more; -1 when the text is malformed. The
- * candidates come from the named piece's geometry and each is checked by df_move_is_legal:
- * no move generation (SAN disambiguates among legal moves only, so a pinned twin is no
- * rival). */
-static int df__san_candidates(const df_board *b, const char *text, size_t len, df_move *found)
+ * candidates come from the named piece's geometry, and each is legal when the king is safe
+ * after it: no move generation (SAN disambiguates among legal moves only, so a pinned twin is
+ * no rival). Inlined into both callers: the PGN reader resolves a SAN per ply. */
+static inline __attribute__((always_inline)) int
+df__san_candidates(const df_board *b, const char *text, size_t len, df_move *found)
 {
     df__san s;
     if (!text || len > 16 || !df__parse_san(text, len, &s)) return -1;
@@ -304,27 +282,53 @@ static int df__san_candidates(const df_board *b, const char *text, size_t len, d
         *found = m;
         return 1;
     }
-    const df_color us = df_board_stm(b);
-    const bool last = df_has(df_relative_rank_bb(us, 7), s.to);
-    if (s.piece != DF_PAWN && s.promotion != DF_PIECE_TYPES) return 0;
-    if (s.piece == DF_PAWN && last != (s.promotion != DF_PIECE_TYPES)) return 0;
-    df_move_kind kind = last && s.piece == DF_PAWN ? DF_MOVE_PROMOTION : DF_MOVE_NORMAL;
-    if (s.piece == DF_PAWN && s.to == b->ep && s.file >= 0 && s.file != df_file_of(s.to))
-        kind = DF_MOVE_EN_PASSANT;
-    df_bb from = df__san_origins(b, &s, us);
-    if (!from || !df__san_target_ok(b, &s, kind)) return 0;
-    /* Most SANs name one piece that is neither pinned nor moving out of check: legal from the
-     * king's guard alone, without walking rays (the PGN reader resolves a SAN per ply). */
-    const df__king_guard g = df__guard(b, us);
+    const df_color us = df_board_stm(b), them = (df_color)(us ^ 1);
+    const df_bb own = b->color[us], enemy = b->color[them], occ = own | enemy;
+    const df_square to = s.to;
+    const df_bb target = df_square_bb(to);
+    /* Never onto one of our pieces or the enemy king. */
+    if ((own | (enemy & b->piece[DF_KING])) & target) return 0;
+    df_move_kind kind = DF_MOVE_NORMAL;
+    df_bb from, captured = enemy & target;
+    if (s.piece == DF_PAWN) {
+        const bool last = df_has(df_relative_rank_bb(us, 7), to);
+        if (last != (s.promotion != DF_PIECE_TYPES)) return 0;
+        if (last) kind = DF_MOVE_PROMOTION;
+        const df_bb pawns = own & b->piece[DF_PAWN];
+        if (s.file >= 0 && s.file != df_file_of(to)) {
+            /* A capture names the file it comes from; en passant takes the pawn behind. */
+            from = df_pawn_table[them][to] & pawns & df_file_bb(s.file);
+            if (to == b->ep) {
+                kind = DF_MOVE_EN_PASSANT;
+                captured = df_square_bb(df_en_passant_victim(to));
+            } else if (!captured) {
+                return 0;
+            }
+        } else {
+            if (captured) return 0;
+            const int push = df_pawn_push_delta(us), one = (int)to - push;
+            if (one < 0 || one > 63) return 0;
+            /* A double push crosses an empty square to the fourth rank: masks, not branches, as
+             * whether a pawn stands on one varies. */
+            const df_bb single = df_square_bb((df_square)one) & pawns;
+            const df_bb twice = df_square_bb((df_square)((one - push) & 63)) & pawns &
+                                -(df_bb) !(occ & df_square_bb((df_square)one)) &
+                                -(df_bb)df_has(df_relative_rank_bb(us, 3), to);
+            from = single | twice;
+        }
+    } else {
+        from = df__piece_origins(b, s.piece, to, occ);
+        if (s.file >= 0) from &= df_file_bb(s.file);
+    }
+    if (s.rank >= 0) from &= df_rank_bb(s.rank);
+    const df_square king = df_board_king(b, us);
     int matches = 0;
     while (from) {
         const df_square f = df_pop_lsb(&from);
-        const df_move m = df_move_make(f, s.to, kind, s.promotion);
-        const bool legal = s.piece == DF_KING || kind == DF_MOVE_EN_PASSANT || g.checkers
-                               ? df_move_is_legal(b, m)
-                               : !df_has(g.pinned, f) || df_has(df_line(g.king, f), s.to);
-        if (legal) {
-            *found = m;
+        const df_square ksq = s.piece == DF_KING ? to : king;
+        if (df__san_king_safe(b, us, ksq, (occ ^ df_square_bb(f) ^ captured) | target,
+                              enemy & ~captured)) {
+            *found = df_move_make(f, to, kind, s.promotion);
             matches++;
         }
     }

@@ -147,96 +147,197 @@ static void test_lenient_and_strict(void **state)
     assert_string_equal("0000", uci);
 }
 
-/* SAN read by piece geometry and df_move_is_legal equals generate-and-match (the reference)
- * on every text a player might write: each legal move's SAN, with its disambiguation dropped,
- * doubled, or given in full, its capture mark dropped, its promotion without '=', and random
- * texts near those. */
+/* The reference on the raw text, as df_move_from_san reads it: more than 16 bytes, marks
+ * included, is no SAN (the reference strips the marks before it counts). */
+static int reference_san(const df_board *b, const char *text, size_t len, df_move *out)
+{
+    return len > 16 ? -1 : ref_move_from_san(b, text, len, out);
+}
+
+/* Compares one SAN text's reading, and the reason given for refusing it, with the
+ * reference's; returns the reference's count (-1: no SAN). */
+static int check_san_text(const df_board *b, const char *text, size_t len)
+{
+    df_move got = DF_MOVE_NONE, want = DF_MOVE_NONE;
+    const int wanted = reference_san(b, text, len, &want);
+    const bool ok = df_move_from_san(&got, b, text, len) == DF_OK;
+    const char *why = df_move_from_san_error(b, text, len);
+    const char *want_why = wanted < 0 ? "not SAN" : wanted == 0 ? "illegal" : "ambiguous";
+    if (ok != (wanted == 1) || (ok && got != want) || ok != (why == NULL) ||
+        (!ok && strcmp(why, want_why)))
+        fail_msg("%s: '%.*s' read as %s (0x%04x), the reference finds %d (0x%04x)", fen_of(b),
+                 (int)len, text, why ? why : "ok", got, wanted, want);
+    return wanted;
+}
+
+/* Compares one SAN text's reading with the reference's; returns whether it was legal. */
+static bool same_as_reference(const df_board *b, const char *text)
+{
+    return check_san_text(b, text, strlen(text)) == 1;
+}
+
+/* Texts near the SAN of the legal move m (at most 64 of 24 bytes): its disambiguation
+ * dropped, wrong, doubled, reversed or given in full; another piece letter, or "P"; the
+ * capture mark dropped, added or written ':'; each promotion letter with and without '=',
+ * and one where none belongs; check and annotation marks, up to and past the 16 bytes a SAN
+ * may have; castling with zeros and misspelt; "e.p." after a pawn move; one byte garbled. */
+static int san_variants(const df_board *b, df_move m, const char *san, char out[][24])
+{
+    const df_square from = df_move_from(m), to = df_move_to(m);
+    const char f = (char)('a' + df_file_of(from)), r = (char)('1' + df_rank_of(from));
+    const char tf = (char)('a' + df_file_of(to)), tr = (char)('1' + df_rank_of(to));
+    const char wrong_f = (char)('a' + (df_file_of(from) + 1) % 8);
+    const char wrong_r = (char)('1' + (df_rank_of(from) + 1) % 8);
+    const df_piece_type type = df_board_type_at(b, from);
+    const char letter = "PNBRQK"[type];
+    const char *x = df_move_is_capture(b, m) ? "x" : "";
+    int n = 0;
+    snprintf(out[n++], 24, "%s", san);
+    if (df_move_kind_of(m) == DF_MOVE_CASTLING) {
+        static const char *const castles[] = {"O-O", "O-O-O", "0-0", "0-0-0",   "O-0",  "0-O-O",
+                                              "OO",  "o-o",   "O-",  "O-O-O-O", "O-O-", "0"};
+        for (size_t i = 0; i < sizeof castles / sizeof castles[0]; i++)
+            snprintf(out[n++], 24, "%s", castles[i]);
+    } else if (type != DF_PAWN) {
+        snprintf(out[n++], 24, "%c%c%c", letter, tf, tr);
+        snprintf(out[n++], 24, "%c%c%c%c", letter, f, tf, tr);
+        snprintf(out[n++], 24, "%c%c%c%c", letter, r, tf, tr);
+        snprintf(out[n++], 24, "%c%c%c%c%c", letter, f, r, tf, tr);
+        snprintf(out[n++], 24, "%c%c%cx%c%c", letter, f, r, tf, tr);
+        snprintf(out[n++], 24, "%c%c%c:%c%c", letter, f, r, tf, tr);
+        snprintf(out[n++], 24, "%c%c%s%c%c", letter, wrong_f, x, tf, tr);
+        snprintf(out[n++], 24, "%c%c%s%c%c", letter, wrong_r, x, tf, tr);
+        snprintf(out[n++], 24, "%c%c%c%s%c%c", letter, f, wrong_r, x, tf, tr);
+        snprintf(out[n++], 24, "%c%c%c%c%c", letter, r, f, tf, tr);
+        snprintf(out[n++], 24, "%c%c%c%c%c", letter, f, f, tf, tr);
+        snprintf(out[n++], 24, "%cx%c%c", letter, tf, tr);
+        snprintf(out[n++], 24, "%c%c%c=Q", letter, tf, tr);
+        for (const char *l = "PNBRQK"; *l; l++)
+            if (*l != letter) snprintf(out[n++], 24, "%c%s%c%c", *l, x, tf, tr);
+    } else {
+        char capture[3] = {0};
+        if (*x) capture[0] = f, capture[1] = 'x';
+        snprintf(out[n++], 24, "%c%c", tf, tr);
+        snprintf(out[n++], 24, "%c%c%c", f, tf, tr);
+        snprintf(out[n++], 24, "%cx%c%c", f, tf, tr);
+        snprintf(out[n++], 24, "%c:%c%c", f, tf, tr);
+        snprintf(out[n++], 24, "%c%c%c%c", f, r, tf, tr);
+        snprintf(out[n++], 24, "%cx%c%c", wrong_f, tf, tr);
+        snprintf(out[n++], 24, "P%s%c%c", capture, tf, tr);
+        snprintf(out[n++], 24, "x%c%c", tf, tr);
+        snprintf(out[n++], 24, "%s e.p.", san);
+        snprintf(out[n++], 24, "%se.p.", san);
+        for (const char *p = "NBRQKP"; *p; p++) {
+            snprintf(out[n++], 24, "%s%c%c=%c", capture, tf, tr, *p);
+            snprintf(out[n++], 24, "%s%c%c%c", capture, tf, tr, *p);
+        }
+        snprintf(out[n++], 24, "%s%c%c=", capture, tf, tr);
+    }
+    static const char *const marks[] = {"+", "#", "!", "?", "!!", "?!", "+!?", "#?!"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        snprintf(out[n++], 24, "%s%s", san, marks[i]);
+    /* Exactly 16 bytes, then 17: the marks count towards the limit. */
+    const size_t len = strlen(san);
+    for (size_t total = 16; total <= 17; total++, n++) {
+        memcpy(out[n], san, len);
+        for (size_t k = len; k < total; k++) out[n][k] = "+!?#"[k % 4];
+        out[n][total] = 0;
+    }
+    snprintf(out[n], 24, "%s", san);
+    out[n++][dft_rand() % len] = "abcdefgh12345678NBRQKPx:=-+#!?O0 ."[dft_rand() % 34];
+    return n;
+}
+
+/* SAN read by piece geometry and the king's safety equals generate-and-match (the reference)
+ * on every text a player might write (san_variants), in hand-made positions (pins along
+ * ranks, files and diagonals, checks by every piece, en passant that would expose the king,
+ * promotions, castling in standard chess and Chess960) and random ones reached by play from
+ * the standard and Chess960 starts or set up at random. Each legal move's SAN reads back as
+ * the move, and is minimal. */
 static void test_san_against_reference(void **state)
 {
     (void)state;
-    long texts = 0, ambiguous = 0;
-    for (long i = 0; i < DFT_ITERATIONS / 1000; i++) {
+    static const char *const fens[] = {
+        "4k3/8/8/4r3/8/8/4R3/4K3 w - - 0 1",
+        "4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1",
+        "4k3/8/8/8/8/2b5/3P4/4K3 w - - 0 1",
+        "3qk3/8/8/8/8/8/3B1B2/3RKR2 w - - 0 1",
+        "4k3/4q3/8/8/8/8/3NRN2/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/3PP3/r2NK3 w - - 0 1",
+        "7k/8/8/8/8/5n2/4P3/4K3 w - - 0 1",
+        "4k3/8/8/8/8/3p4/4P3/2N1K3 w - - 0 1",
+        "4k3/8/8/8/4q3/8/3R1R2/R3K2R w KQ - 0 1",
+        "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
+        "8/8/8/8/k2Pp2Q/8/8/4K3 b - d3 0 1",
+        "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1",
+        "8/8/3k4/2pP4/8/8/8/B3K3 w - c6 0 1",
+        "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+        "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
+        "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 1",
+        "1r2k1r1/1P5P/8/8/8/8/8/4K3 w - - 0 1",
+        "k7/8/8/2Q1Q3/8/2Q5/8/4K3 w - - 0 1",
+        "1k6/8/8/8/3N1N2/8/3N1N2/4K3 w - - 0 1",
+        "r3k2r/8/8/8/8/8/5n2/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1",
+    };
+    static const char *const fens960[] = {
+        "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+        "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1",
+        "2r1k2r/8/8/8/8/8/8/2R1K2R w HChc - 0 1",
+        "4k3/8/8/8/8/8/8/r3KR1R w F - 0 1",
+        "rkr5/8/8/8/8/8/8/RKR5 w ACac - 0 1",
+    };
+    const long standard = (long)(sizeof fens / sizeof fens[0]);
+    const long hand_made = standard + (long)(sizeof fens960 / sizeof fens960[0]);
+    long texts = 0, ambiguous = 0, illegal = 0, refused = 0;
+    for (long i = 0; i < hand_made + DFT_ITERATIONS / 2000; i++) {
         df_board b;
-        if (i % 3)
+        if (i < standard) {
+            b = dft_fen(fens[i]);
+        } else if (i < hand_made) {
+            b = dft_fen960(fens960[i - standard]);
+        } else if ((i - hand_made) % 3) {
             dft_rand_game_position(&b);
-        else {
+        } else {
             dft_rand_board(&b);
             if (!df_board_playable(&b)) continue;
         }
         df_move_list list;
         df_generate_legal(&list, &b);
         for (uint32_t k = 0; k < list.count; k++) {
-            char san[DF_SAN_MAX], variants[8][24];
-            df_move_to_san(san, &b, list.moves[k]);
-            const df_square from = df_move_from(list.moves[k]), to = df_move_to(list.moves[k]);
-            const char f = (char)('a' + df_file_of(from)), r = (char)('1' + df_rank_of(from));
-            const char tf = (char)('a' + df_file_of(to)), tr = (char)('1' + df_rank_of(to));
-            const df_piece_type type = df_board_type_at(&b, from);
-            const char letter = "PNBRQK"[type];
-            const char promo = df_move_promotion(list.moves[k]) < DF_PIECE_TYPES
-                                   ? "PNBRQK"[df_move_promotion(list.moves[k])]
-                                   : 0;
+            const df_move m = list.moves[k];
+            char san[DF_SAN_MAX], variants[64][24];
+            df_move_to_san(san, &b, m);
+            df_move back;
+            if (df_move_from_san(&back, &b, san, strlen(san)) != DF_OK || back != m)
+                fail_msg("%s: SAN %s does not read back", fen_of(&b), san);
             /* The SAN written is minimal: no disambiguation where the bare form is unique. */
-            if (type != DF_PAWN && df_move_kind_of(list.moves[k]) != DF_MOVE_CASTLING) {
+            const df_piece_type type = df_board_type_at(&b, df_move_from(m));
+            if (type != DF_PAWN && df_move_kind_of(m) != DF_MOVE_CASTLING) {
+                const df_square to = df_move_to(m);
+                const char tf = (char)('a' + df_file_of(to)), tr = (char)('1' + df_rank_of(to));
                 char bare[8];
                 df_move m1;
-                snprintf(bare, sizeof bare, "%c%c%c", letter, tf, tr);
+                snprintf(bare, sizeof bare, "%c%c%c", "PNBRQK"[type], tf, tr);
                 const bool unique = ref_move_from_san(&b, bare, 3, &m1) == 1;
                 const bool disambiguated = san[1] != 'x' && (san[1] != tf || san[2] != tr);
                 if (unique == disambiguated)
                     fail_msg("%s: SAN %s (unique bare form: %d)", fen_of(&b), san, unique);
             }
-            int n = 0;
-            snprintf(variants[n++], 24, "%s", san);
-            if (type != DF_PAWN) {
-                snprintf(variants[n++], 24, "%c%c%c", letter, tf, tr);
-                snprintf(variants[n++], 24, "%c%c%c%c", letter, f, tf, tr);
-                snprintf(variants[n++], 24, "%c%c%c%c", letter, r, tf, tr);
-                snprintf(variants[n++], 24, "%c%c%cx%c%c", letter, f, r, tf, tr);
-            } else {
-                snprintf(variants[n++], 24, "%c%c%c%c", f, tf, tr, promo ? promo : '+');
-                snprintf(variants[n++], 24, "%c%c%c=%c", tf, tr, '=', promo ? promo : 'Q');
-                snprintf(variants[n++], 24, "%c%c", tf, tr);
-            }
-            /* Garble one character of the SAN now and then. */
-            snprintf(variants[n++], 24, "%s", san);
-            variants[n - 1][dft_rand() % strlen(san)] =
-                "abcdefgh12345678NBRQKx=O-+#"[dft_rand() % 27];
-            for (int v = 0; v < n; v++) {
-                df_move got = DF_MOVE_NONE, want = DF_MOVE_NONE;
-                const size_t len = strlen(variants[v]);
-                const int wanted = ref_move_from_san(&b, variants[v], len, &want);
-                const bool ok = df_move_from_san(&got, &b, variants[v], len) == DF_OK;
-                const char *why = df_move_from_san_error(&b, variants[v], len);
-                if (ok != (wanted == 1) || (ok && got != want) || (ok == (why != NULL)) ||
-                    (!ok && strcmp(why, wanted < 0    ? "not SAN"
-                                        : wanted == 0 ? "illegal"
-                                                      : "ambiguous"))) {
-                    char fen[DF_FEN_MAX];
-                    df_fen_format(fen, sizeof fen, &b, DF_FEN_STANDARD);
-                    fail_msg("%s: '%s' read as %s (0x%04x), the reference finds %d (0x%04x)", fen,
-                             variants[v], why ? why : "ok", got, wanted, want);
-                }
-                texts++;
+            const int n = san_variants(&b, m, san, variants);
+            for (int v = 0; v < n; v++, texts++) {
+                const int wanted = check_san_text(&b, variants[v], strlen(variants[v]));
                 ambiguous += wanted > 1;
+                illegal += wanted == 0;
+                refused += wanted < 0;
             }
         }
     }
-    print_message("%ld texts, %ld ambiguous\n", texts, ambiguous);
-    assert_true(ambiguous > 0);
-}
-
-/* Compares one SAN text's reading with the reference's; returns whether it was legal. */
-static bool same_as_reference(const df_board *b, const char *text)
-{
-    df_move got = DF_MOVE_NONE, want = DF_MOVE_NONE;
-    const size_t len = strlen(text);
-    const int wanted = ref_move_from_san(b, text, len, &want);
-    const bool ok = df_move_from_san(&got, b, text, len) == DF_OK;
-    if (ok != (wanted == 1) || (ok && got != want))
-        fail_msg("%s: '%s' read as %s (0x%04x), the reference finds %d (0x%04x)", fen_of(b), text,
-                 ok ? "ok" : "refused", got, wanted, want);
-    return ok;
+    const df_board start = dft_fen(DF_FEN_START);
+    assert_string_equal("not SAN", df_move_from_san_error(&start, NULL, 0));
+    print_message("%ld texts, %ld ambiguous, %ld illegal, %ld no SAN\n", texts, ambiguous, illegal,
+                  refused);
+    assert_true(ambiguous > 0 && illegal > 0 && refused > 0);
 }
 
 /* Texts of pseudo-legal moves, most of them illegal where pieces are pinned or the king is in
