@@ -67,28 +67,6 @@ static inline const char *df__find_skim(const char *p, const char *end)
     return end;
 }
 
-#if defined(__SSE2__)
-/* The bytes of p[0, 16) that end a movetext token (pgn/reader.c's byte classes), bit i for
- * p[i]: white space, '.', and { } ( ) [ ] ; $ *. */
-static inline unsigned df__token_ends16(const char *p)
-{
-    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-    /* \t \n \v \f \r are 9 to 13, ( ) * are 40 to 42; clearing bit 5 makes { } of [ ]. */
-    const __m128i t = _mm_sub_epi8(x, _mm_set1_epi8('\t')), u = _mm_sub_epi8(x, _mm_set1_epi8('(')),
-                  y = _mm_and_si128(x, _mm_set1_epi8((char)0xdf));
-    const __m128i ends = _mm_or_si128(
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(4)), t),
-                                  _mm_cmpeq_epi8(_mm_min_epu8(u, _mm_set1_epi8(2)), u)),
-                     _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
-                                  _mm_cmpeq_epi8(x, _mm_set1_epi8('.')))),
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(y, _mm_set1_epi8('[')),
-                                  _mm_cmpeq_epi8(y, _mm_set1_epi8(']'))),
-                     _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(';')),
-                                  _mm_cmpeq_epi8(x, _mm_set1_epi8('$')))));
-    return (unsigned)_mm_movemask_epi8(ends);
-}
-#endif
-
 /* The bytes of 64 that reading a comment on one line looks at (pgn/reader.c's
  * comment_on_line), bit i for p[i]: where it may end, and its commands' brackets. */
 typedef struct {

@@ -557,20 +557,6 @@ static bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c 
 
 static bool is_blank(char c) { return df__class[(unsigned char)c] == C_SPACE; }
 
-/* The first byte of [p, end) that does not continue a token: a vector of bytes at a time,
- * where a loop over a SAN's few bytes would leave it at a branch that guesses its length. */
-static inline const char *token_end(const char *p, const char *end)
-{
-#if defined(__SSE2__)
-    for (; end - p >= 16; p += 16) {
-        const unsigned ends = df__token_ends16(p);
-        if (ends) return p + __builtin_ctz(ends);
-    }
-#endif
-    while (p < end && df__class[(unsigned char)*p] == C_TOKEN) p++;
-    return p;
-}
-
 /* The stream offset of p during a feed. */
 static uint64_t offset_of(const df_pgn_reader *r, const char *p)
 {
@@ -854,7 +840,8 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                     continue;
                 }
                 if (r->state != ST_MOVES || cls != C_TOKEN || (c == '%' && line_start)) break;
-                const char *q = token_end(p + 1, end);
+                const char *q = p + 1;
+                while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
                 if (q == end) break; /* it may go on in the next piece: read below */
                 if (q - p <= DF_PGN_TOKEN_MAX && all_digits(p, (uint32_t)(q - p)))
                     r->line_start = false; /* a move number: nothing to do (token_done) */
@@ -911,7 +898,9 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             } else {
                 /* A token: '*' is one (a result), '$' starts one (a NAG). Read where it
                  * stands when it ends in this piece of input (the usual case), else copied. */
-                const char *q = cls == C_STAR ? p + 1 : token_end(p + 1, end);
+                const char *q = p + 1;
+                if (cls != C_STAR)
+                    while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
                 if (q == end && cls != C_STAR) {
                     const size_t n = (size_t)(q - p);
                     r->tok_line = r->line;
@@ -931,7 +920,8 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
         }
         case ST_TOKEN: {
             /* The rest of a token that began in an earlier piece of input. */
-            const char *q = token_end(p, end);
+            const char *q = p;
+            while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
             const size_t n = (size_t)(q - p), room = DF_PGN_TOKEN_MAX - r->tok_len;
             memcpy(r->tok + r->tok_len, p, n < room ? n : room);
             r->tok_len += (uint32_t)(n < room ? n : room);
