@@ -219,6 +219,30 @@ static void test_square_queries_random(void **state)
     assert_true(sparse > 0 && full > 0);
 }
 
+/* df_board_type_at (bit arithmetic, no branch) against the loop over the types on random
+ * boards and played positions; on sets that overlap (no parser makes them) its answer is still
+ * a type or "no piece", so a caller's table indexed by it is not overrun. */
+static void test_type_at_random(void **state)
+{
+    (void)state;
+    for (long i = 0; i < POSITIONS / 4; i++) {
+        df_board b;
+        if (i % 3 == 2)
+            dft_rand_game_position(&b);
+        else
+            dft_rand_board(&b);
+        for (int s = 0; s < 64; s++) {
+            int want = DF_PIECE_TYPES;
+            for (int t = DF_PIECE_TYPES - 1; t >= 0; t--)
+                if (df_has(b.piece[t], (df_square)s)) want = t;
+            assert_int_equal(want, df_board_type_at(&b, (df_square)s));
+        }
+        for (int t = 0; t < DF_PIECE_TYPES; t++) b.piece[t] |= dft_rand_bb();
+        for (int s = 0; s < 64; s++)
+            assert_true(df_board_type_at(&b, (df_square)s) <= DF_PIECE_TYPES);
+    }
+}
+
 static void test_attacks_square_random(void **state)
 {
     (void)state;
@@ -378,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_king_safety_random),
         cmocka_unit_test(test_king_safety_hand_made),
         cmocka_unit_test(test_square_queries_random),
+        cmocka_unit_test(test_type_at_random),
         cmocka_unit_test(test_attacks_square_random),
         cmocka_unit_test(test_attack_bytes_random),
         cmocka_unit_test(test_single_slider_xrays_random),
