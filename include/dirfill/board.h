@@ -93,7 +93,7 @@ static inline df_piece_type df_board_type_at(const df_board *b, df_square sq)
     }
     t |= (here ^ 1) * DF_PIECE_TYPES;
     /* Sets that overlap (no parsed board's) may give 7: "no piece" keeps the result a type. */
-    return (df_piece_type)(t == 7 ? DF_PIECE_TYPES : t);
+    return (df_piece_type)(t == 7 ? (unsigned)DF_PIECE_TYPES : t);
 }
 /** The side to move. */
 static inline df_color df_board_stm(const df_board *b) { return (df_color)(b->stm & 1); }
