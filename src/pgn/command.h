@@ -43,7 +43,7 @@ static inline bool df__pgn_command_quick(const char *cmd, size_t len, df_pgn_ply
         }
     } else if (len == 11 && !memcmp(c, "clk ", 4)) {
         /* H:MM:SS, as H:MM and M:SS sharing a byte: whole seconds, exact in a double. */
-        if (df__digit_sep_digits(c + 4, ':', &y) & df__digit_sep_digits(c + 7, ':', &z)) {
+        if (df__digit_sep_digits(c + 4, ':', &y) && df__digit_sep_digits(c + 7, ':', &z)) {
             p->has_clock = true;
             p->clock = (double)((y & 0xff) * 3600 + (y >> 16 & 0xff) * 600 + (y >> 24) * 60 +
                                 (z >> 16 & 0xff) * 10 + (z >> 24));
