@@ -185,16 +185,23 @@ static void test_king_safety_hand_made(void **state)
 
 /* df_attackers_to_all scatters each piece's attacks on sparse boards and reads square by
  * square on full ones: random boards of both kinds (and game positions) reach both. */
+/* The i-th board of a random run: a position played from the start every third, else a random
+ * placement (sparse and crowded boards alike). */
+static void mixed_board(long i, df_board *b)
+{
+    if (i % 3 == 2)
+        dft_rand_game_position(b);
+    else
+        dft_rand_board(b);
+}
+
 static void test_square_queries_random(void **state)
 {
     (void)state;
     long sparse = 0, full = 0;
     for (long i = 0; i < POSITIONS / 4; i++) {
         df_board b;
-        if (i % 3 == 2)
-            dft_rand_game_position(&b);
-        else
-            dft_rand_board(&b);
+        mixed_board(i, &b);
         df_bb occ = df_board_occupied(&b), all[64], want_all[64];
         *(df_popcount(occ) > 20 ? &full : &sparse) += 1;
         df_attackers_to_all(all, &b);
@@ -227,10 +234,7 @@ static void test_type_at_random(void **state)
     (void)state;
     for (long i = 0; i < POSITIONS / 4; i++) {
         df_board b;
-        if (i % 3 == 2)
-            dft_rand_game_position(&b);
-        else
-            dft_rand_board(&b);
+        mixed_board(i, &b);
         for (int s = 0; s < 64; s++) {
             int want = DF_PIECE_TYPES;
             for (int t = DF_PIECE_TYPES - 1; t >= 0; t--)
