@@ -29,6 +29,11 @@ printf '#include <stdint.h>\nstatic inline int df_bad(uint32_t x) { return x; }\
 printf '#include "dirfill/bad.h"\n' >"$work/headers/include/dirfill.h"
 expect_fail headers "FAIL: dirfill.h" "$src/tests/header-check.sh" "$work/headers" "$work/headers-out"
 
+# runpath-check: a program whose RUNPATH holds an empty element, as CMake's padding leaves one.
+mkdir -p "$work/runpath"
+printf 'int main(void) { return 0; }\n' | cc -x c - -o "$work/runpath/program" -Wl,-rpath,/usr/lib::
+expect_fail runpath "has an empty element" "$src/tests/runpath-check.sh" "$work/runpath/program"
+
 # doc-check: the README's engine-layer fragment calling df_perft with its arguments in the old
 # order.
 mkdir -p "$work/docs/examples"

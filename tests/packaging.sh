@@ -4,7 +4,8 @@
 #  - static and shared, the prefix given at install time (cmake --install --prefix P);
 #    consumers via find_package, via pkg-config (whose prefix follows the .pc file) and as
 #    C++17; only df_* symbols exported; the SONAME; nothing mentions SIMDe or cmocka;
-#  - the shared program: bin/dirfill runs with no LD_LIBRARY_PATH (RUNPATH $ORIGIN/../lib);
+#  - the shared program: bin/dirfill runs with no LD_LIBRARY_PATH (RUNPATH $ORIGIN/../lib), and
+#    neither it nor the build tree's loads from the current directory (no empty RUNPATH element);
 #  - vendored by add_subdirectory: nothing of dirfill in the parent's install tree, the
 #    parent's build type left alone, dirfill's own code at -O2 when the parent sets no build
 #    type, and a parent with strict warning flags and -Werror builds it;
@@ -48,6 +49,8 @@ for kind in static shared; do
     echo "shared: every exported symbol starts with df_ ($(nm -D --defined-only "$libdir/libdirfill.so" | wc -l) symbols)"
     # The installed program finds its library by itself.
     readelf -d "$prefix/bin/dirfill" | grep -q 'RUNPATH.*\$ORIGIN/../' || fail "bin/dirfill has no \$ORIGIN RUNPATH"
+    "$src/tests/runpath-check.sh" "$prefix/bin/dirfill"
+    "$src/tests/runpath-check.sh" "$work/$kind/build/dirfill"
     [ "$(env -u LD_LIBRARY_PATH "$prefix/bin/dirfill" perft --depth 3)" = 8902 ] ||
       fail "the installed shared program does not run"
   fi
