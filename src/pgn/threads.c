@@ -12,8 +12,10 @@
  * calling thread read the rest of the input alone, which bounds memory whatever the input. */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "dirfill.h"
 #include "internal.h"
@@ -234,6 +236,21 @@ typedef struct {
     uint64_t offset, line;
 } df__pending;
 
+/* Faults in the pages of a fresh buffer's [p, p + n) that the next copy and read will write, by
+ * one call (advice: may fail) rather than a fault per page as read() first writes them: in a
+ * VM a fault cost about 14 us, and the 2,700 of a two-thread read of 73 MB were a sixth of its
+ * CPU time, on the calling thread that the workers wait for. */
+static void df__fault_in(char *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+    const uintptr_t from = ((uintptr_t)p + 4095) & ~(uintptr_t)4095,
+                    to = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+    if (to > from) madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+#else
+    (void)p, (void)n;
+#endif
+}
+
 /* Room for a read of DF__BLOCK bytes after what waits. */
 static bool df__pending_room(df__pending *p)
 {
@@ -242,6 +259,7 @@ static bool df__pending_room(df__pending *p)
     while (cap - p->len < DF__BLOCK) cap *= 2;
     char *grown = realloc(p->buf, cap);
     if (!grown) return false;
+    df__fault_in(grown + p->len, DF__BLOCK);
     p->buf = grown;
     p->cap = cap;
     return true;
@@ -283,6 +301,7 @@ static bool df__cut(df__run *run, df__pending *p, size_t at, bool last)
             free(next.data); /* its old text is not needed: no realloc to copy it */
             next.cap = rest + 2 * DF__BLOCK;
             if (!(next.data = malloc(next.cap))) return false;
+            df__fault_in(next.data, rest + DF__BLOCK);
         }
         memcpy(next.data, p->buf + at, rest); /* at least the next game's first two bytes */
     }
