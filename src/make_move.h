@@ -68,7 +68,10 @@ static inline void df__make_move(df_board *out, const df_board *b, df_move m, bo
     const df_piece_type type = df_board_type_at(b, from);
     const df_square victim = kind == DF_MOVE_EN_PASSANT ? df_en_passant_victim(to) : to;
     const bool capture = kind != DF_MOVE_CASTLING && df_has(b->color[them], victim);
-    const df_piece_type captured = capture ? df_board_type_at(b, victim) : DF_PIECE_TYPES;
+    /* A capture's piece is lifted by a mask, not a branch (whether a move takes varies from
+     * move to move): with none, a pawn's set and the key are changed by nothing. */
+    const df_bb taken = df_square_bb(victim) & -(df_bb)capture;
+    const df_piece_type captured = capture ? df_board_type_at(b, victim) : DF_PAWN;
     const unsigned lost = df__rights_lost(b, from, to, type == DF_KING);
     const uint32_t halfmove = b->halfmove, fullmove = b->fullmove;
     uint64_t key = b->key;
@@ -90,10 +93,9 @@ static inline void df__make_move(df_board *out, const df_board *b, df_move m, bo
             key ^= df_polyglot_piece(us, DF_KING, from) ^ df_polyglot_piece(us, DF_KING, kto) ^
                    df_polyglot_piece(us, DF_ROOK, to) ^ df_polyglot_piece(us, DF_ROOK, rto);
     } else {
-        if (capture) {
-            df__lift(n, them, captured, victim);
-            if (with_key) key ^= df_polyglot_piece(them, captured, victim);
-        }
+        n->color[them] ^= taken;
+        n->piece[captured] ^= taken;
+        if (with_key) key ^= df_polyglot_piece(them, captured, victim) & -(uint64_t)capture;
         const df_piece_type placed = kind == DF_MOVE_PROMOTION ? df_move_promotion(m) : type;
         n->color[us] ^= df_square_bb(from) | df_square_bb(to);
         n->piece[type] ^= df_square_bb(from);
