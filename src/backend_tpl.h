@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal template: one backend's table. Contract: the including file (src/<isa>/backend.c,
  * the only file compiled with that ISA's flags) defines the primitives listed in
- * kernels_tpl.h and planes_tpl.h (and may define pgn/skim_tpl.h's) and
+ * kernels_tpl.h and planes_tpl.h (and may define pgn/skim_tpl.h's, or name in DF__PGN_SKIM a
+ * pgn_skim of its own, compiled elsewhere) and
  *   DF__BACKEND_SYMBOL  the table's name (df__backend_<isa>)
  *   DF__BACKEND_NAME    its name for people ("avx2")
  *   DF__CPU_SUPPORTS    a function telling whether this CPU and OS can run it
@@ -11,7 +12,11 @@
 #include "perft_tpl.h"
 #include "see_tpl.h"
 #include "planes_tpl.h"
+#ifdef DF__PGN_SKIM
+#define k_pgn_skim DF__PGN_SKIM
+#else
 #include "pgn/skim_tpl.h"
+#endif
 
 static int k_see(const df_board *b, df_move m) { return df__see(b, m); }
 

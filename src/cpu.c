@@ -18,6 +18,7 @@
 #define EBX7_AVX2      (1u << 5)
 #define EBX7_BMI2      (1u << 8)
 #define EBX7_AVX512F   (1u << 16)
+#define EBX7_AVX512BW  (1u << 30)
 #define EBX7_AVX512VL  (1u << 31)
 #define ECX7_VPOPCNTDQ (1u << 14)
 
@@ -58,11 +59,13 @@ bool df__cpu_has_popcnt(void)
     return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & ECX1_POPCNT);
 }
 bool df__cpu_has_avx2(void) { return df__cpu_has(EBX7_AVX2, XCR0_SSE | XCR0_AVX); }
-/* The AVX-512 backend uses F and VL only: with BW or DQ enabled, GCC keeps 64-bit bitboards
- * in mask registers (kmovq, kandq), which costs the scalar move generator 3-10 %. */
+/* The AVX-512 backend is compiled with F and VL only: with BW or DQ enabled, GCC keeps 64-bit
+ * bitboards in mask registers (kmovq, kandq), which costs the scalar move generator 3-10 %.
+ * Its PGN skimmer, a file of its own (avx512/skim_bw.c), needs BW: every CPU with VL has it
+ * (Skylake-X onward, Zen 4 onward; Xeon Phi has neither), so requiring it loses none. */
 bool df__cpu_has_avx512(void)
 {
-    return df__cpu_has(EBX7_AVX2 | EBX7_AVX512F | EBX7_AVX512VL,
+    return df__cpu_has(EBX7_AVX2 | EBX7_AVX512F | EBX7_AVX512VL | EBX7_AVX512BW,
                        XCR0_SSE | XCR0_AVX | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM);
 }
 static bool df__cpu_has_vpopcntdq(void)

@@ -367,5 +367,7 @@ static inline void df__attack_map(df_attack_map *m, const df_board *b, df_color 
 }
 
 #include "../expand_avx2.h"
-#include "../pgn/skim_avx2.h"
+/* The PGN skimmer classifies its blocks with AVX-512BW, in a file of its own (skim_bw.h). */
+#include "skim_bw.h"
+#define DF__PGN_SKIM DF__PGN_SKIM_BW
 #include "../backend_tpl.h"

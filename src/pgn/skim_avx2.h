@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The PGN skimmer's block classifier (pgn/skim_tpl.h) on 256-bit vectors, for the backends
- * compiled with AVX2 (src/avx2, src/avx512): a 64-byte block is two loads, a compare per
- * brace and newline and half, a shuffle and two compares for the five stops, and a movemask
+/* The PGN skimmer's block classifier (pgn/skim_tpl.h) on 256-bit vectors, for the AVX2 backend
+ * (src/avx2; src/avx512 has its own, avx512/skim_bw.c): a 64-byte block is two loads, a compare
+ * per brace and newline and half, a shuffle and two compares for the five stops, and a movemask
  * per class and half, where find.h's SSE2 classifier takes four of each with a register copy
  * before every compare. Included after SIMDe's avx2.h. */
 #ifndef DF_SRC_PGN_SKIM_AVX2_H

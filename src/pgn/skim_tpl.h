@@ -2,8 +2,8 @@
 /* Internal template: the PGN skimmer's pass over whole 64-byte blocks (pgn/reader.c's
  * skim_moves hands them over), one per backend through backend_tpl.h. The block logic is the
  * same everywhere; what differs is how a block's bytes are classified: the including backend
- * may define DF__SKIM_BLOCK(p) and DF__SKIM_LINE_STOPS(p) with its own vectors (skim_avx2.h),
- * else find.h's SSE2 (or byte-wise) ones are used. */
+ * may define DF__SKIM_BLOCK(p) and DF__SKIM_LINE_STOPS(p) with its own vectors (skim_avx2.h,
+ * avx512/skim_bw.c), else find.h's SSE2 (or byte-wise) ones are used. */
 #include "find.h"
 
 #ifndef DF__SKIM_BLOCK
