@@ -69,9 +69,10 @@ bool df__cpu_has_avx2(void);
 bool df__cpu_has_avx512(void);
 bool df__cpu_always(void);
 /* The rule behind the vector backends' checks, on the values of CPUID.1:ECX, CPUID.(7,0):EBX
- * and XCR0: every bit of want_ebx7 and of want_xcr0, POPCNT, OSXSAVE, AVX, BMI1 and BMI2. */
-bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, unsigned want_ebx7,
-                  unsigned want_xcr0);
+ * and XCR0: the backend's features and the vector states the OS saves for them, POPCNT,
+ * OSXSAVE, AVX, BMI1 and BMI2. */
+typedef enum { DF__ISA_AVX2, DF__ISA_AVX512, DF__VECTOR_ISAS } df__vector_isa;
+bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, df__vector_isa isa);
 
 /* Whether the AVX-512 backend counts moves with VPOPCNTDQ (vpopcntq, eight popcounts in one
  * instruction): only on a CPU that has it besides AVX-512 F and VL (Ice Lake and later, Zen 4

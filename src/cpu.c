@@ -27,11 +27,22 @@
  * -mavx2 implies it for the compiler) and BMI1 and BMI2, which the vector backends are
  * compiled with (blsr, andn, tzcnt, shlx in the move generator: every CPU with AVX2 from Intel
  * and AMD has them; one without gets the scalar backend, not an illegal instruction). */
-bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, unsigned want_ebx7,
-                  unsigned want_xcr0)
+bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, df__vector_isa isa)
 {
+    /* The AVX-512 backend is compiled with F and VL only: with BW or DQ enabled, GCC keeps
+     * 64-bit bitboards in mask registers (kmovq, kandq), which costs the scalar move generator
+     * 3-10 %. Its PGN skimmer, a file of its own (avx512/skim_bw.c), needs BW: every CPU with
+     * VL has it (Skylake-X onward, Zen 4 onward; Xeon Phi has neither), so requiring it loses
+     * none. */
+    static const struct {
+        unsigned ebx7, xcr0;
+    } need[DF__VECTOR_ISAS] = {
+        [DF__ISA_AVX2] = {EBX7_AVX2, XCR0_SSE | XCR0_AVX},
+        [DF__ISA_AVX512] = {EBX7_AVX2 | EBX7_AVX512F | EBX7_AVX512VL | EBX7_AVX512BW,
+                            XCR0_SSE | XCR0_AVX | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM},
+    };
     const unsigned need1 = ECX1_POPCNT | ECX1_OSXSAVE | ECX1_AVX;
-    want_ebx7 |= EBX7_BMI1 | EBX7_BMI2;
+    const unsigned want_ebx7 = need[isa].ebx7 | EBX7_BMI1 | EBX7_BMI2, want_xcr0 = need[isa].xcr0;
     return (ecx1 & need1) == need1 && (xcr0 & want_xcr0) == want_xcr0 &&
            (ebx7 & want_ebx7) == want_ebx7;
 }
@@ -40,7 +51,7 @@ bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, unsigned want_ebx
 #include <cpuid.h>
 
 /* df__cpu_rule on this CPU (xgetbv only where OSXSAVE says it may run). */
-static bool df__cpu_has(unsigned want_ebx7, unsigned want_xcr0)
+static bool df__cpu_has(df__vector_isa isa)
 {
     unsigned eax, ebx, ecx, edx, ecx1, ebx7 = 0, xcr0 = 0;
     if (!__get_cpuid(1, &eax, &ebx, &ecx1, &edx)) return false;
@@ -50,7 +61,7 @@ static bool df__cpu_has(unsigned want_ebx7, unsigned want_xcr0)
         (void)hi;
     }
     if (__get_cpuid_max(0, 0) >= 7) __cpuid_count(7, 0, eax, ebx7, ecx, edx);
-    return df__cpu_rule(ecx1, ebx7, xcr0, want_ebx7, want_xcr0);
+    return df__cpu_rule(ecx1, ebx7, xcr0, isa);
 }
 
 bool df__cpu_has_popcnt(void)
@@ -58,16 +69,8 @@ bool df__cpu_has_popcnt(void)
     unsigned eax, ebx, ecx, edx;
     return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & ECX1_POPCNT);
 }
-bool df__cpu_has_avx2(void) { return df__cpu_has(EBX7_AVX2, XCR0_SSE | XCR0_AVX); }
-/* The AVX-512 backend is compiled with F and VL only: with BW or DQ enabled, GCC keeps 64-bit
- * bitboards in mask registers (kmovq, kandq), which costs the scalar move generator 3-10 %.
- * Its PGN skimmer, a file of its own (avx512/skim_bw.c), needs BW: every CPU with VL has it
- * (Skylake-X onward, Zen 4 onward; Xeon Phi has neither), so requiring it loses none. */
-bool df__cpu_has_avx512(void)
-{
-    return df__cpu_has(EBX7_AVX2 | EBX7_AVX512F | EBX7_AVX512VL | EBX7_AVX512BW,
-                       XCR0_SSE | XCR0_AVX | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM);
-}
+bool df__cpu_has_avx2(void) { return df__cpu_has(DF__ISA_AVX2); }
+bool df__cpu_has_avx512(void) { return df__cpu_has(DF__ISA_AVX512); }
 static bool df__cpu_has_vpopcntdq(void)
 {
     unsigned eax, ebx, ecx, edx;

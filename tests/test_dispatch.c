@@ -162,8 +162,8 @@ static void test_vpopcnt_rule(void **state)
 /* The rule for the vector backends (src/backend.h, internal), on CPUs described by their CPUID
  * and XCR0 bits: an AVX2 CPU without BMI2 (the backends use shlx and friends) or BMI1 gets
  * none, nor one whose OS does not save the vector state. */
-bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, unsigned want_ebx7,
-                  unsigned want_xcr0);
+typedef enum { DF__ISA_AVX2, DF__ISA_AVX512 } df__vector_isa;
+bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, df__vector_isa isa);
 
 static void test_cpu_rule(void **state)
 {
@@ -190,7 +190,7 @@ static void test_cpu_rule(void **state)
     for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++)
         for (int k = 0; k < 2; k++) {
             const bool got = df__cpu_rule(cpus[i].ecx1, cpus[i].ebx7, cpus[i].xcr0,
-                                          k ? avx512 : avx2, k ? xcr0_512 : xcr0_avx);
+                                          k ? DF__ISA_AVX512 : DF__ISA_AVX2);
             if (got != cpus[i].want[k])
                 fail_msg("%s: %s %s", cpus[i].cpu, names[k], got ? "picked" : "refused");
         }
