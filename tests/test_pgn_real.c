@@ -594,7 +594,12 @@ static const char skim_snippets[] =
     "[Event \"m\"]\n\n1. e4 {a\n}%not an escape: a '[' after it starts a game [Event \"n\"]\n"
     "[White \"W\\\\1\"]\n\n1. d4 1-0\n\n"
     "[Event \"i\"]\n[Result \"*\"]\n\n[Event \"j\"]\n\n1. e4 { no end to it\n"
-    "[%eval 0.3] } e5 { [ not a tag }\n[Event \"k\"]\n1. d4 0-1\n";
+    "[%eval 0.3] } e5 { [ not a tag }\n[Event \"k\"]\n1. d4 0-1\n\n"
+    /* A comment over more than two blocks, a newline in each, with a '{' in it late: the skim
+     * goes back to its '{' with the newlines before it, those of the blocks in between too. */
+    "[Event \"o\"]\n\n1. e4 { a comment that runs on and on over\nthree blocks of sixty-four "
+    "bytes, with a newline\nin each of them, the first, the second and\nthe third, and then a "
+    "brace { in it } e5 1-0\n\n[Event \"p\"]\n[White \"W\\\\1\"]\n\n1. e4 1-0\n";
 
 static void test_skim_blocks_hand_over(void **state)
 {

@@ -80,18 +80,14 @@ static size_t k_pgn_skim(const char *p, const char *end, bool line_start, uint64
         }
         lines += df__skim_count(b.newline);
         prev_newline = b.newline >> 63;
-        if (inside >> 63) {
-            if (toggles) {
-                const int k = 63 - __builtin_clzll(toggles);
-                open_at = p + k;
-                open_lines = df__skim_count(b.newline >> k);
-            } else {
-                open_lines += df__skim_count(b.newline);
-            }
-            in = ~UINT64_C(0);
-        } else {
-            in = 0;
-        }
+        /* The comment open at the block's end, if one is: opened at the last toggle (its '{'),
+         * else still the one open at its start. Kept without a branch on whether one is open,
+         * which in commented movetext is a coin's toss per block; when none is, what is kept
+         * is not read (a comment can only open again at a toggle, which sets both afresh). */
+        const int k = 63 - __builtin_clzll(toggles | 1);
+        open_at = toggles ? p + k : open_at;
+        open_lines = (toggles ? 0 : open_lines) + df__skim_count(b.newline >> k);
+        in = -(inside >> 63);
         p += 64;
     }
     if (in) {
