@@ -13,11 +13,14 @@
 #     bench/peers/chess-library-pgn.cpp built as PATH (pgn::StreamParser, uci::parseSan,
 #     Board::makeMove); Python (build/venv): dirfill.pgn_positions(FILE, threads=1), and the
 #     same with attack_planes_from_bitboards; --python-chess: chess.pgn.read_game on the first
-#     M MB of FILE (default 4, cut at a game), DIR a checkout of python-chess's source;
+#     M MB of FILE (default 4, cut at a game), DIR a checkout of python-chess's source, against
+#     dirfill on the same games read ten times over in one run, alternating, the median of the
+#     RUNS rounds' ratios;
 #   header-only (tags and results, movetext not read): dirfill pgn --headers against the
 #     chess-library driver's --parse-only;
 #   filtered: dirfill pgn --where EXPR (default 'WhiteElo>=2600', a tenth of the games of
-#     `dirfill-pgn-make`'s files) against pgn-extract -t with the same condition.
+#     `dirfill-pgn-make`'s files) against pgn-extract -t with the same condition, and its
+#     ratio to the unfiltered read by wall clock and by dirfill's own clock (the read alone).
 # Before anything is timed, every reader's games (and moves, where it reports them) are
 # compared with dirfill's on the same input: a reader that disagrees is shown as "not
 # comparable", never timed. Then the peak resident memory of `dirfill pgn` on FILE (GNU time).
@@ -129,7 +132,7 @@ fi
 
 # The clock is bash's own (EPOCHREALTIME, bash 5): a `date` process at each end of a run added
 # 20-25 ms to it on this project's VMs (fork and exec), a third of a --where read's time.
-declare -A t
+declare -A t own
 for ((r = 0; r < runs; r++)); do
   for i in "${!cmds[@]}"; do
     case ${modes[$i]} in
@@ -142,9 +145,13 @@ for ((r = 0; r < runs; r++)); do
       continue
     fi
     s=${EPOCHREALTIME/,/.}
-    eval "${cmds[$i]} \"\$input\"" >/dev/null 2>&1 || true
+    eval "${cmds[$i]} \"\$input\"" >"$tmp/out" 2>&1 || true
     e=${EPOCHREALTIME/,/.}
     t[$i]+="$(echo "$e - $s" | bc -l) "
+    # dirfill's own clock too (its summary's seconds: the read, without the process's start,
+    # which costs about 10 ms in this project's VMs, a fifth of a filtered read's wall time).
+    [ "${modes[$i]}" = filtered ] || [ "$i" = 0 ] &&
+      own[$i]+="$(awk '{for (k = 1; k < NF; k++) if ($(k+1) == "s,") print $k}' "$tmp/out") "
   done
 done
 rate() { echo "${t[$1]}" | tr ' ' '\n' | grep . | median | awk -v mb="$mb" '{printf "%.1f", mb / $1}'; }
@@ -159,7 +166,10 @@ for mode in valid zst headers filtered python; do
       first[$mode]=$i
       case $mode in
         zst) printf '%s   (%.0f%% of plain)\n' "$row" "$(echo "100 * $(ratio "$i" 0)" | bc -l)" ;;
-        filtered) printf '%s   (%s of %s games kept; %.2fx the unfiltered read)\n' "$row" "$kept" "$games" "$(ratio "$i" 0)" ;;
+        filtered)
+          printf '%s   (%s of %s games kept; %.2fx the unfiltered read; %.2fx by dirfill'"'"'s own clock)\n' \
+            "$row" "$kept" "$games" "$(ratio "$i" 0)" \
+            "$(echo "$(echo "${own[0]}" | tr ' ' '\n' | grep . | median) / $(echo "${own[$i]}" | tr ' ' '\n' | grep . | median)" | bc -l)" ;;
         python)
           printf '%s   (%.0f%% of the C reader; %.0f positions/s)\n' "$row" "$(echo "100 * $(ratio "$i" 0)" | bc -l)" \
             "$(echo "$plies * $(rate "$i") / $mb" | bc -l)"
@@ -181,7 +191,7 @@ if [ -n "$pychess" ]; then
   part=$tmp/part.pgn
   head -c "$((pymb * 1000000))" "$file" | awk '/^\[Event /{last=NR} {lines[NR]=$0} END{for(i=1;i<last;i++) print lines[i]}' >"$part"
   pmb=$(stat -c %s "$part" | awk '{printf "%.3f", $1 / 1e6}')
-  pc=$("$python" - "$pychess" "$part" <<'EOF'
+  pcread() { "$python" - "$pychess" "$part" <<'EOF'
 import sys, time
 sys.path.insert(0, sys.argv[1])
 import chess.pgn
@@ -192,22 +202,33 @@ with open(sys.argv[2]) as f:
         plies += sum(1 for _ in game.mainline_moves()) if not game.errors else 0
 print(time.perf_counter() - t, games, plies)
 EOF
-)
+  }
   field=2; pgames=$(summary "$part")
   field=4; pplies=$(summary "$part")
-  read -r pcs pc_games pc_plies <<<"$pc"
+  read -r pcs pc_games pc_plies <<<"$(pcread)"
   if [ "$pc_games" != "$pgames" ] || [ "$pc_plies" != "$pplies" ]; then
     not_comparable "python-chess read_game" "$pc_games games, $pc_plies moves; dirfill $pgames, $pplies"
   else
     # Both timed inside the process (python-chess's start-up and imports are not counted
-    # either): dirfill's own summary seconds.
-    ds=()
-    for ((r = 0; r < runs; r++)); do # a 4 MB read lasts 20 ms: one slow page-fault burst moves it a third
-      ds+=("$("$dirfill" pgn --threads 1 "$part" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "s,") print $i}')")
+    # either): dirfill's own summary seconds, on the part read ten times over in one run (the
+    # same games: read once it lasts about 10 ms, of which the warm-up of a fresh process is a
+    # seventh and one burst of a VM's noise a third), the single read's ratio beside it. The
+    # readers alternate and the ratio is the median of each round's (python-chess's speed
+    # moved by a fifth from one minute to the next here).
+    for ((k = 0; k < 10; k++)); do cat "$part"; done >"$tmp/part10.pgn"
+    secs() { "$dirfill" pgn --threads 1 "$1" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "s,") print $i}'; }
+    pc_t=() ten=() once=()
+    for ((r = 0; r < runs; r++)); do
+      read -r pcs _ <<<"$(pcread)"
+      d10=$(secs "$tmp/part10.pgn")
+      d1=$(secs "$part")
+      pc_t+=("$pcs")
+      ten+=("$(echo "10 * $pcs / $d10" | bc -l)")
+      once+=("$(echo "$pcs / $d1" | bc -l)")
     done
-    d=$(printf '%s\n' "${ds[@]}" | median)
-    printf '%-48s %10.2f   (dirfill 1 thread on the same %s MB: %.0fx)\n' "python-chess read_game ($pc_games games)" \
-      "$(echo "$pmb / $pcs" | bc -l)" "$pmb" "$(echo "$pcs / $d" | bc -l)"
+    printf '%-48s %10.2f   (dirfill 1 thread on the same %s MB read ten times over: %.0fx; read once: %.0fx)\n' \
+      "python-chess read_game ($pc_games games)" "$(echo "$pmb / $(printf '%s\n' "${pc_t[@]}" | median)" | bc -l)" \
+      "$pmb" "$(printf '%s\n' "${ten[@]}" | median)" "$(printf '%s\n' "${once[@]}" | median)"
   fi
 fi
 
