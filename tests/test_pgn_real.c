@@ -529,6 +529,34 @@ static char *kept_lines(const char *all)
     return t.text;
 }
 
+/* Header-only and filtered readings of text[0, len) on every backend, emulated ones included,
+ * equal to the full reading (full) and to its kept games (want); no move is counted, where a
+ * piece cuts a token or not. The skimmer's blocks are classified on each backend's vectors
+ * (pgn/skim_tpl.h): the run's own backend reads every piece size, the others the first
+ * `others` (whole blocks, pieces that cut them). */
+static void skim_on_every_backend(const char *text, size_t len, const df_pgn_filter *f,
+                                  const char *full, const char *want, const size_t *pieces,
+                                  size_t npieces, size_t others)
+{
+    for (size_t b = 0; b < dft_backend_count(); b++) {
+        dft_use(dft_backend_at(b));
+        const bool own = !strcmp(dft_backend_at(b), dft_backend());
+        char what[2][80];
+        snprintf(what[0], sizeof what[0], "header-only reading (%s)", dft_backend_at(b));
+        snprintf(what[1], sizeof what[1], "filtered reading (%s)", dft_backend_at(b));
+        for (size_t k = 0; k < (own ? npieces : others); k++) {
+            char *headers = read_where(text, len, DF_PGN_HEADERS_ONLY, NULL, pieces[k]);
+            expect_equal(what[0], full, headers);
+            assert_int_equal(0, where_plies);
+            free(headers);
+            char *filtered = read_where(text, len, DF_PGN_STANDARD, f, pieces[k]);
+            expect_equal(what[1], want, filtered);
+            free(filtered);
+        }
+    }
+    dft_use(dft_backend());
+}
+
 static void test_skim_finds_the_same_games(void **state)
 {
     (void)state;
@@ -545,28 +573,8 @@ static void test_skim_finds_the_same_games(void **state)
     char *want = kept_lines(full);
     assert_true(strlen(want) > 1000);
     const size_t pieces[] = {4096, text.len, 64, 13, 1, 2, 3, 5, 8};
-    /* The skimmer's blocks are classified on each backend's vectors (pgn/skim_tpl.h), and this
-     * file runs once: every backend, emulated ones included, reads whole blocks and pieces that
-     * cut them; the run's own reads every size. */
-    for (size_t b = 0; b < dft_backend_count(); b++) {
-        dft_use(dft_backend_at(b));
-        const bool own = !strcmp(dft_backend_at(b), dft_backend());
-        char what[2][80];
-        snprintf(what[0], sizeof what[0], "header-only reading (%s)", dft_backend_at(b));
-        snprintf(what[1], sizeof what[1], "filtered reading (%s)", dft_backend_at(b));
-        for (size_t k = 0; k < (own ? sizeof pieces / sizeof pieces[0] : 3); k++) {
-            const size_t piece = pieces[k];
-            char *headers = read_where(text.text, text.len, DF_PGN_HEADERS_ONLY, NULL, piece);
-            expect_equal(what[0], full, headers);
-            /* Nor is a move counted, where a piece cuts a token or not. */
-            assert_int_equal(0, where_plies);
-            free(headers);
-            char *filtered = read_where(text.text, text.len, DF_PGN_STANDARD, f, piece);
-            expect_equal(what[1], want, filtered);
-            free(filtered);
-        }
-    }
-    dft_use(dft_backend());
+    skim_on_every_backend(text.text, text.len, f, full, want, pieces,
+                          sizeof pieces / sizeof pieces[0], 3);
     free(full);
     free(want);
     df_pgn_filter_free(f);
@@ -624,26 +632,8 @@ static void test_skim_blocks_hand_over(void **state)
         char *full = read_where(text.text, text.len, DF_PGN_STANDARD, NULL, text.len);
         char *want = kept_lines(full);
         const size_t pieces[] = {64, 100, 7, 128, text.len};
-        /* The blocks are classified on each backend's vectors (pgn/skim_tpl.h): every backend
-         * reads pieces that end on a block's end and pieces that do not; the run's own, all. */
-        for (size_t b = 0; b < dft_backend_count(); b++) {
-            dft_use(dft_backend_at(b));
-            const bool own = !strcmp(dft_backend_at(b), dft_backend());
-            char what[2][80];
-            snprintf(what[0], sizeof what[0], "header-only reading (%s)", dft_backend_at(b));
-            snprintf(what[1], sizeof what[1], "filtered reading (%s)", dft_backend_at(b));
-            for (size_t k = 0; k < (own ? sizeof pieces / sizeof pieces[0] : 2); k++) {
-                char *headers =
-                    read_where(text.text, text.len, DF_PGN_HEADERS_ONLY, NULL, pieces[k]);
-                expect_equal(what[0], full, headers);
-                assert_int_equal(0, where_plies);
-                free(headers);
-                char *filtered = read_where(text.text, text.len, DF_PGN_STANDARD, f, pieces[k]);
-                expect_equal(what[1], want, filtered);
-                free(filtered);
-            }
-        }
-        dft_use(dft_backend());
+        skim_on_every_backend(text.text, text.len, f, full, want, pieces,
+                              sizeof pieces / sizeof pieces[0], 2);
         free(full);
         free(want);
         free(text.text);
