@@ -213,8 +213,25 @@ def test_bad_sources():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c(tmp_path, threads):
-    big = tmp_path / "big.pgn"
-    big.write_text(TEXT * 150)
+    # An input without end for as long as it matters, a pipe that a thread keeps writing games
+    # into, so that the read is still going when the signal comes however fast the machine (a
+    # 68 MB file was read whole in under the 0.2 s, and the KeyboardInterrupt came after the
+    # call). After 10 s it ends: a read that misses the signal then returns, and fails the bound.
+    pipe = tmp_path / "endless.pgn"
+    os.mkfifo(pipe)
+    done = threading.Event()
+    deadline = time.monotonic() + 10
+
+    def write():
+        with open(pipe, "wb") as f:
+            try:
+                while not done.is_set() and time.monotonic() < deadline:
+                    f.write(TEXT.encode())
+            except BrokenPipeError:  # the reader stopped and closed it
+                pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
     main = threading.main_thread().ident
     sent = []
 
@@ -226,9 +243,12 @@ def test_ctrl_c(tmp_path, threads):
     t = threading.Thread(target=fire)
     t.start()
     with pytest.raises(KeyboardInterrupt):
-        dirfill.pgn_positions(big, threads=threads)
+        dirfill.pgn_positions(pipe, threads=threads)
     caught = time.monotonic()
+    done.set()
     t.join()
+    writer.join(5)
+    assert not writer.is_alive()
     # The bound (0.5 s): it polls every 20 ms, but on a loaded 2-vCPU machine the
     # threads wait for a CPU (0.2 s was missed there, the code the same).
     bound = 1.0 if os.environ.get("DIRFILL_SANITIZED") else 0.5
