@@ -54,6 +54,10 @@ trap 'rm -rf "$tmp"' EXIT
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # field N of dirfill's summary line: 2 games, 4 positions, 10 filtered
 summary() { "$dirfill" pgn --threads 1 "$@" | awk -v f="$field" '{print $f}'; }
+# The seconds of dirfill's summary line (its own clock: the read, not the process's start).
+own_seconds() { awk '{for (k = 1; k < NF; k++) if ($(k+1) == "s,") print $k}'; }
+# The median of a list of numbers separated by spaces.
+list_median() { echo "$1" | tr ' ' '\n' | grep . | median; }
 field=2; games=$(summary "$file")
 field=4; plies=$(summary "$file")
 field=2; headers_games=$(summary --headers "$file")
@@ -151,10 +155,10 @@ for ((r = 0; r < runs; r++)); do
     # dirfill's own clock too (its summary's seconds: the read, without the process's start,
     # which costs about 10 ms in this project's VMs, a fifth of a filtered read's wall time).
     [ "${modes[$i]}" = filtered ] || [ "$i" = 0 ] &&
-      own[$i]+="$(awk '{for (k = 1; k < NF; k++) if ($(k+1) == "s,") print $k}' "$tmp/out") "
+      own[$i]+="$(own_seconds <"$tmp/out") "
   done
 done
-rate() { echo "${t[$1]}" | tr ' ' '\n' | grep . | median | awk -v mb="$mb" '{printf "%.1f", mb / $1}'; }
+rate() { list_median "${t[$1]}" | awk -v mb="$mb" '{printf "%.1f", mb / $1}'; }
 declare -A first
 printf '%-48s %10s\n' "reader" "MB/s"
 ratio() { echo "$(rate "$1") / $(rate "$2")" | bc -l; }
@@ -169,7 +173,7 @@ for mode in valid zst headers filtered python; do
         filtered)
           printf '%s   (%s of %s games kept; %.2fx the unfiltered read; %.2fx by dirfill'"'"'s own clock)\n' \
             "$row" "$kept" "$games" "$(ratio "$i" 0)" \
-            "$(echo "$(echo "${own[0]}" | tr ' ' '\n' | grep . | median) / $(echo "${own[$i]}" | tr ' ' '\n' | grep . | median)" | bc -l)" ;;
+            "$(echo "$(list_median "${own[0]}") / $(list_median "${own[$i]}")" | bc -l)" ;;
         python)
           printf '%s   (%.0f%% of the C reader; %.0f positions/s)\n' "$row" "$(echo "100 * $(ratio "$i" 0)" | bc -l)" \
             "$(echo "$plies * $(rate "$i") / $mb" | bc -l)"
@@ -216,7 +220,7 @@ EOF
     # readers alternate and the ratio is the median of each round's (python-chess's speed
     # moved by a fifth from one minute to the next here).
     for ((k = 0; k < 10; k++)); do cat "$part"; done >"$tmp/part10.pgn"
-    secs() { "$dirfill" pgn --threads 1 "$1" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "s,") print $i}'; }
+    secs() { "$dirfill" pgn --threads 1 "$1" | own_seconds; }
     pc_t=() ten=() once=()
     for ((r = 0; r < runs; r++)); do
       read -r pcs _ <<<"$(pcread)"
