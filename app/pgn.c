@@ -131,7 +131,6 @@ static void on_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
 {
     (void)g;
     sink *s = ctx;
-    if (!s->o->json) return;
     if (s->nplies == s->cap) {
         const uint32_t cap = s->cap ? 2 * s->cap : 256;
         ply_record *grown = realloc(s->plies, cap * sizeof *grown);
@@ -358,8 +357,13 @@ static int read_one(const char *path, pgn_options *o, bool named, uint64_t *game
     run.o = *o;
     run.o.game_base = *games;
     run.o.file = named ? path : NULL;
-    const df_pgn_sinks sinks = {
-        sink_open_run, {on_begin, on_ply, on_end, NULL}, sink_deliver, sink_drop, &run};
+    /* Plies only for JSON: a summary asks the reader for none, which then reads no comment's
+     * commands (pgn.h). */
+    const df_pgn_sinks sinks = {sink_open_run,
+                                {on_begin, o->json ? on_ply : NULL, on_end, NULL},
+                                sink_deliver,
+                                sink_drop,
+                                &run};
     df_pgn_stats stats;
     const double start = cmd_seconds();
     const df_status s = df_pgn_read_threaded(src, o->flags, o->filter, o->threads, &sinks, &stats);

@@ -20,7 +20,9 @@
 /* ---- a visitor that records what it saw ---- */
 
 typedef struct {
-    uint64_t digest; /* of every callback's data, in order */
+    uint64_t digest;       /* of every callback's data, in order */
+    uint64_t games_digest; /* of the begin and end callbacks' data only */
+    bool without_plies;    /* a visitor with no ply callback */
     long games, plies, errors, skipped;
     const pgngen_truth *truth; /* when checking against written games */
     long ntruth;
@@ -29,21 +31,30 @@ typedef struct {
     bool check_route;
 } recorder;
 
-static void mix(recorder *r, const void *p, size_t n)
+static void mix_into(uint64_t *digest, const void *p, size_t n)
 {
     const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) r->digest = (r->digest ^ b[i]) * UINT64_C(0x100000001b3);
+    for (size_t i = 0; i < n; i++) *digest = (*digest ^ b[i]) * UINT64_C(0x100000001b3);
+}
+
+static void mix(recorder *r, const void *p, size_t n) { mix_into(&r->digest, p, n); }
+
+/* A game's data, seen with or without plies. */
+static void mix_game(recorder *r, const void *p, size_t n)
+{
+    mix(r, p, n);
+    mix_into(&r->games_digest, p, n);
 }
 
 static df_pgn_action rec_begin(void *ctx, const df_pgn_game *g)
 {
     recorder *r = ctx;
-    mix(r, &g->line, sizeof g->line); /* not the index: a threaded read counts per run */
+    mix_game(r, &g->line, sizeof g->line); /* not the index: a threaded read counts per run */
     for (uint32_t i = 0; i < g->ntags; i++) {
-        mix(r, g->tags[i].name, g->tags[i].name_len);
-        mix(r, g->tags[i].value, g->tags[i].value_len);
+        mix_game(r, g->tags[i].name, g->tags[i].name_len);
+        mix_game(r, g->tags[i].value, g->tags[i].value_len);
     }
-    mix(r, &g->start.key, sizeof g->start.key);
+    mix_game(r, &g->start.key, sizeof g->start.key);
     return DF_PGN_READ;
 }
 
@@ -91,13 +102,13 @@ static df_pgn_action rec_end(void *ctx, const df_pgn_game *g)
     r->games++;
     r->errors += g->error != NULL;
     r->skipped += g->skipped != NULL;
-    mix(r, &g->plies, sizeof g->plies);
-    mix(r, &g->result, sizeof g->result);
-    mix(r, &g->end_offset, sizeof g->end_offset);
-    mix(r, &g->board.key, sizeof g->board.key);
+    mix_game(r, &g->plies, sizeof g->plies);
+    mix_game(r, &g->result, sizeof g->result);
+    mix_game(r, &g->end_offset, sizeof g->end_offset);
+    mix_game(r, &g->board.key, sizeof g->board.key);
     if (g->error) {
-        mix(r, g->error, strlen(g->error));
-        mix(r, &g->error_line, sizeof g->error_line);
+        mix_game(r, g->error, strlen(g->error));
+        mix_game(r, &g->error_line, sizeof g->error_line);
         snprintf(r->last_error, sizeof r->last_error, "%s", g->error);
         r->last_error_line = g->error_line;
     }
@@ -126,7 +137,7 @@ static df_pgn_action rec_end(void *ctx, const df_pgn_game *g)
 
 static df_pgn_visitor visitor_of(recorder *r)
 {
-    return (df_pgn_visitor){rec_begin, rec_ply, rec_end, r};
+    return (df_pgn_visitor){rec_begin, r->without_plies ? NULL : rec_ply, rec_end, r};
 }
 
 /* Reads text in pieces of random sizes up to max_piece (0: all at once). */
@@ -147,6 +158,19 @@ static void read_text(recorder *r, const char *text, size_t len, unsigned flags,
     assert_int_equal(r->games, (long)s.games);
     assert_int_equal(len, s.bytes);
     df_pgn_reader_free(reader);
+}
+
+/* A visitor without a ply callback (the reader then keeps no ply and reads no comment's
+ * commands) sees the games `with` saw: read in pieces up to max_piece (0: whole). */
+static void assert_same_games_without_plies(const recorder *with, const char *text, size_t len,
+                                            size_t max_piece)
+{
+    recorder r = {0};
+    r.without_plies = true;
+    read_text(&r, text, len, DF_PGN_STANDARD, max_piece);
+    assert_int_equal(0, r.plies);
+    assert_int_equal(with->games, r.games);
+    assert_int_equal(with->games_digest, r.games_digest);
 }
 
 /* ---- generated games ---- */
@@ -206,6 +230,8 @@ static void test_generated_games(void **state)
     print_message("%ld games, %ld plies, %zu bytes\n", r.games, r.plies, text.len);
     assert_int_equal(GAMES, r.games);
     assert_int_equal(0, r.errors);
+    assert_same_games_without_plies(&r, text.text, text.len, 0);
+    assert_same_games_without_plies(&r, text.text, text.len, 4096);
 }
 
 static void test_any_piece_sizes(void **state)
@@ -571,6 +597,8 @@ static void test_rules_and_errors(void **state)
         recorder bytes = {0};
         read_text(&bytes, c->pgn, strlen(c->pgn), DF_PGN_STANDARD, 2);
         assert_int_equal(r.digest, bytes.digest);
+        assert_same_games_without_plies(&r, c->pgn, strlen(c->pgn), 0);
+        assert_same_games_without_plies(&r, c->pgn, strlen(c->pgn), 2);
     }
     /* A NUL byte in the middle of a token. */
     static const char nul[] = "1. e4 e\0005 *";
@@ -712,6 +740,8 @@ static void test_comments_at_the_block_edge(void **state)
                     fail_msg("%ld plies, digests %llx and %llx:\n%s", whole.plies,
                              (unsigned long long)whole.digest, (unsigned long long)bytes.digest,
                              pgn);
+                assert_same_games_without_plies(&whole, pgn, (size_t)n, 0);
+                assert_same_games_without_plies(&whole, pgn, (size_t)n, 1);
             }
 }
 

@@ -416,16 +416,20 @@ static void token_done(df_pgn_reader *r, const df_pgn_visitor *v, const char *t,
         token_error(r, t, n, why);
         return;
     }
-    emit_pending(r, v);
-    r->before = r->board;
-    copy_token(r->san, t, n);
-    r->ply = (df_pgn_ply){.before = &r->before,
-                          .move = m,
-                          .ply = r->game.plies,
-                          .san = r->san,
-                          .san_len = n,
-                          .line = r->tok_line};
-    r->pending = true;
+    /* The ply and its comments' commands are kept only for a visitor that takes plies: a
+     * summary of a file (validation alone) skips reading every [%eval] and [%clk]. */
+    if (v && v->ply) {
+        emit_pending(r, v);
+        r->before = r->board;
+        copy_token(r->san, t, n);
+        r->ply = (df_pgn_ply){.before = &r->before,
+                              .move = m,
+                              .ply = r->game.plies,
+                              .san = r->san,
+                              .san_len = n,
+                              .line = r->tok_line};
+        r->pending = true;
+    }
     if (null_move)
         df_make_null_move(&r->board, &r->board);
     else
@@ -735,6 +739,7 @@ static const char *comment_in_block(df_pgn_reader *r, const char *p)
     if (!ends) return p;
     const unsigned close = (unsigned)__builtin_ctzll(ends);
     if (p[close] != '}') return NULL;
+    if (!r->pending) return p + close + 1;
     const uint64_t inside = ((UINT64_C(1) << close) - 1) & ~UINT64_C(1);
     for (uint64_t opens = b.lbracket & inside; opens;) {
         const unsigned q = (unsigned)__builtin_ctzll(opens); /* q + 1 <= close <= 63 */
@@ -765,6 +770,7 @@ static const char *comment_on_line(df_pgn_reader *r, const char *p, const char *
     }
     const char *close = df__find3(p + 1, end, '}', '\n', '\n');
     if (close == end || *close != '}') return NULL;
+    if (!r->pending) return close + 1;
     /* Inline, not memchr: a comment is a few dozen bytes, shorter than a call; the vectors
      * may read on to the end of the piece. */
     for (const char *q = p + 1; (q = df__find3_in(q, close, end, '[', '[', '[')) != close;) {

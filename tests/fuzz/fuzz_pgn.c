@@ -5,7 +5,8 @@
  * the input is cut; games, errors and bytes must add up. Header-only reading and a tag filter
  * (its expression the input's first line) skim the movetext: they must find the same games,
  * at the same places, as the full read, and the filter must keep exactly the games it
- * matches. */
+ * matches. A visitor without a ply callback (no ply kept, no comment's command read) must see
+ * the same games, errors and final positions. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,10 @@
 
 typedef struct {
     uint64_t digest, bounds; /* bounds: where the games are, what they hold */
+    uint64_t outcome;        /* what each game came to: plies, error, final position */
     uint64_t games, errors, plies;
     const df_pgn_filter *filter;
+    bool without_plies;
 } seen;
 
 static uint64_t mix64(uint64_t h, uint64_t x) { return (h ^ x) * UINT64_C(0x100000001b3); }
@@ -59,6 +62,11 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
     s->bounds = mix64(s->bounds, (uint64_t)g->has_result << 8 | (uint64_t)g->result);
     s->bounds = mix64(s->bounds, g->ntags);
     if (!df_board_is_valid(&g->board) || g->end_offset < g->offset) abort();
+    s->outcome = mix64(s->outcome, s->bounds);
+    s->outcome = mix64(s->outcome, g->plies);
+    s->outcome = mix64(s->outcome, g->board.key);
+    s->outcome = mix64(s->outcome, g->error ? g->error_line : 0);
+    for (const char *e = g->error; e && *e; e++) s->outcome = mix64(s->outcome, (uint8_t)*e);
     mix(s, &g->index, sizeof g->index);
     mix(s, &g->plies, sizeof g->plies);
     mix(s, &g->result, sizeof g->result);
@@ -74,7 +82,7 @@ static void read_all(seen *s, const uint8_t *data, size_t size, size_t piece, un
     if (!r) abort();
     df_pgn_reader_set_filter(r, s->filter);
     df_pgn_reader_reset(r, flags, 0, 1, 0);
-    const df_pgn_visitor v = {NULL, on_ply, on_end, s};
+    const df_pgn_visitor v = {NULL, s->without_plies ? NULL : on_ply, on_end, s};
     for (size_t at = 0; at < size; at += piece)
         df_pgn_feed(r, (const char *)data + at, size - at < piece ? size - at : piece, &v);
     df_pgn_finish(r, &v);
@@ -93,6 +101,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     read_all(&whole, data + 1, size - 1, size, flags);
     read_all(&cut, data + 1, size - 1, piece, flags);
     if (whole.digest != cut.digest || whole.plies != cut.plies) abort();
+    seen plain = {0}, plain_cut = {0};
+    plain.without_plies = plain_cut.without_plies = true;
+    read_all(&plain, data + 1, size - 1, size, flags);
+    read_all(&plain_cut, data + 1, size - 1, piece, flags);
+    if (plain.outcome != whole.outcome || plain_cut.outcome != whole.outcome) abort();
     /* Lexing alone finds the same games and results. */
     seen lexed = {0};
     read_all(&lexed, data + 1, size - 1, size, flags | DF_PGN_LEX_ONLY);
