@@ -572,6 +572,8 @@ static void test_rules_and_errors(void **state)
         {"[Event \"cut", 1, 1, 0, 0, "inside a tag", 1},
         {"1. e4 { a comment", 1, 1, 0, 0, "inside a comment", 1},
         {"1. e4 ( 1. d4", 1, 1, 0, 0, "inside a variation", 1},
+        /* Its last token a move number on a line of its own: that line, in pieces or whole. */
+        {"1. e4 e5\n2. ; a line comment\n", 1, 1, 0, 0, "ends before the game's result", 2},
         /* An unclosed comment or variation does not swallow the next game. */
         {"1. e4 { open\n[Event \"next\"]\n1. d4 *", 2, 1, 0, 1, "unclosed comment", 1},
         {"1. e4 (1. d4\n[Event \"next\"]\n1. c4 *", 2, 1, 0, 1, "unclosed variation", 1},

@@ -849,10 +849,14 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 const char *q = p + 1;
                 while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
                 if (q == end) break; /* it may go on in the next piece: read below */
-                if (q - p <= DF_PGN_TOKEN_MAX && all_digits(p, (uint32_t)(q - p)))
-                    r->line_start = false; /* a move number: nothing to do (token_done) */
-                else
+                if (q - p <= DF_PGN_TOKEN_MAX && all_digits(p, (uint32_t)(q - p))) {
+                    /* A move number: nothing to do (token_done) but to be the last token, whose
+                     * line a game without its result names, as when it is read in pieces. */
+                    r->line_start = false;
+                    r->tok_line = r->line;
+                } else {
                     token_at(r, v, p, q);
+                }
                 p = q;
                 if (r->state != ST_MOVES || r->stopped) {
                     next_round = true;
