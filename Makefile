@@ -22,7 +22,7 @@ RELEASE := build/release
 VERSION := $(shell sed -n 's/^\#define DIRFILL_VERSION_STRING "\(.*\)".*/\1/p' include/dirfill/version.h)
 
 .PHONY: all bench test test-torch test-asan test-asan-clang test-tsan test-fuzz fuzz-report test-aarch64 fuzz \
-        bench-plot picture docs build python python-asan clean
+        bench-plot picture docs build python python-asan python-asan-install clean
 
 all: build
 
@@ -78,16 +78,27 @@ test-torch: python
 	$(call ensure,$(TEST_DEPS) python3-torch)
 	DIRFILL_REQUIRE_TORCH=1 $(VENV)/bin/python -m pytest -q python/tests/test_torch.py
 
-# The Python package in a venv that sees Debian's numpy and Dask: build/venv/bin/python.
-python:
+# The Python package in a venv that sees Debian's numpy and Dask: build/venv/bin/python. Built
+# again only when what it is built from changed (make test-torch after make test, as CI runs
+# them, took 35 s to build the same package twice).
+PYTHON_SOURCES := $(shell find include src cmake python/dirfill CMakeLists.txt python/setup.py \
+                    python/pyproject.toml -type f ! -name '*.pyc' 2>/dev/null)
+PYTHON_STAMP   := $(VENV)/.dirfill-installed
+python: $(PYTHON_STAMP)
+$(PYTHON_STAMP): $(PYTHON_SOURCES)
 	$(call ensure,$(TEST_DEPS))
 	$(PYTHON) -m venv --system-site-packages $(VENV)
 	rm -rf python/build  # setuptools would reuse objects of another build's flags
 	$(VENV)/bin/python -m pip install -q --no-build-isolation --no-deps --force-reinstall ./python
+	touch $@
 
-test-asan: python-asan
+# pytest, one process, runs beside CTest (its output shown after CTest's): 30 s less than one
+# after the other on two CPUs.
+test-asan: python-asan-install
 	cmake --build --preset asan -j $(JOBS)
-	ctest --preset asan -j $(JOBS)
+	{ $(ASAN_PYTEST) >build/asan/pytest.log 2>&1; echo $$? >build/asan/pytest.status; } & \
+	  ctest --preset asan -j $(JOBS); status=$$?; wait; cat build/asan/pytest.log; \
+	  [ $$status = 0 ] && [ "$$(cat build/asan/pytest.status)" = 0 ]
 
 # The Python package built with AddressSanitizer and UBSan in its own venv: the extension,
 # linked with the asan preset's library (the one the C tests use, position independent), its
@@ -95,7 +106,14 @@ test-asan: python-asan
 # stderr as the process stops, where pytest must not be capturing it).
 SANITIZE   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ASAN_VENV  := build/venv-asan
-python-asan:
+ASAN_PYTEST = LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+  ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc DIRFILL_SANITIZED=1 \
+  $(ASAN_VENV)/bin/python -m pytest -q -s -p no:cacheprovider python/tests/test_hardening.py \
+  python/tests/test_board.py python/tests/test_dirfill.py python/tests/test_svg.py \
+  python/tests/test_pgn_batches.py
+python-asan: python-asan-install
+	$(ASAN_PYTEST)
+python-asan-install:
 	$(call ensure,$(TEST_DEPS))
 	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS) --target dirfill
@@ -104,14 +122,13 @@ python-asan:
 	CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)" DIRFILL_LIBRARY_BUILD="$(CURDIR)/build/asan" \
 	  $(ASAN_VENV)/bin/python -m pip install -q --no-build-isolation --no-deps --force-reinstall ./python
 	rm -rf python/build
-	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
-	  ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc DIRFILL_SANITIZED=1 \
-	  $(ASAN_VENV)/bin/python -m pytest -q -s -p no:cacheprovider python/tests/test_hardening.py \
-	  python/tests/test_board.py python/tests/test_dirfill.py python/tests/test_svg.py \
-	  python/tests/test_pgn_batches.py
 
 # The same with clang's sanitizers (they differ from GCC's in what they catch and in how a
-# program detects them); the emulated backends (SIMDe's portable code) only under GCC's.
+# program detects them); the emulated backends (SIMDe's portable code) only under GCC's. The
+# build is also test-fuzz's (the libFuzzer targets and their coverage instrumentation): one
+# clang build where CI made two (about 110 s each), though the tests run longer under the
+# instrumentation (CTest 77 s against 53 s on a 2-vCPU Zen 5).
+FUZZ_TREE := build/asan-clang/tests
 test-asan-clang:
 	$(call ensure,$(TEST_DEPS) libclang-rt-14-dev)
 	cmake --preset asan-clang
@@ -131,22 +148,24 @@ test-tsan:
 # chosen differ by CPU) and each input that failed, in base64.
 fuzz-report:
 	@echo "=== fuzz failure: $$(grep -m1 'model name' /proc/cpuinfo)"
-	@for f in build/fuzz/tests/artifacts/*; do \
+	@for f in $(FUZZ_TREE)/artifacts/*; do \
 	  [ -f "$$f" ] && { echo "=== $$f"; base64 -w 0 "$$f"; echo; }; done; true
 
-# libFuzzer targets under ASan/UBSan with clang: a bounded run of each.
+# libFuzzer targets under ASan/UBSan with clang, in test-asan-clang's build: a bounded run of
+# each.
 test-fuzz:
 	$(call ensure,$(TEST_DEPS) libclang-rt-14-dev)
-	cmake --preset fuzz
+	cmake --preset asan-clang
 	cmake --build --preset fuzz -j $(JOBS)
-	rm -rf build/fuzz/tests/artifacts
+	rm -rf $(FUZZ_TREE)/artifacts
 	ctest --preset fuzz || { $(MAKE) --no-print-directory fuzz-report; exit 1; }
 
-# Fuzz longer: make fuzz FUZZ_SECONDS=3600 (each target in turn; new inputs kept in build/fuzz).
+# Fuzz longer: make fuzz FUZZ_SECONDS=3600 (each target in turn; new inputs kept in
+# build/asan-clang/tests/corpus-*).
 FUZZ_SECONDS ?= 300
 FUZZERS := fen differential movegen pgn python_inputs
 fuzz: test-fuzz
-	cd build/fuzz/tests && for t in $(FUZZERS); do mkdir -p corpus-$$t && \
+	cd $(FUZZ_TREE) && for t in $(FUZZERS); do mkdir -p corpus-$$t && \
 	  ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus-$$t ../../../tests/fuzz/seeds-$$t; done
 
 # API reference from the public headers (Doxygen, warnings are errors): build/docs/html/index.html

@@ -46,8 +46,8 @@ expect_fail docs "engine-layer fragment does not compile" "$src/tests/doc-check.
 
 # make fuzz-report (what a failed test-fuzz prints last, for a CI log read from its end): the
 # input a fuzzer left, in base64.
-mkdir -p "$work/fuzz/build/fuzz/tests/artifacts"
-printf '1. e4 {\n' >"$work/fuzz/build/fuzz/tests/artifacts/pgn-crash-0"
+mkdir -p "$work/fuzz/build/asan-clang/tests/artifacts"
+printf '1. e4 {\n' >"$work/fuzz/build/asan-clang/tests/artifacts/pgn-crash-0"
 make -s -C "$work/fuzz" -f "$src/Makefile" fuzz-report >"$work/fuzz.log" 2>/dev/null
 grep -q "^$(printf '1. e4 {\n' | base64 -w 0)\$" "$work/fuzz.log" ||
   { echo "FAIL: fuzz-report did not print the input:"; cat "$work/fuzz.log"; exit 1; }
