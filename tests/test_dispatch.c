@@ -168,7 +168,7 @@ bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, df__vector_isa is
 static void test_cpu_rule(void **state)
 {
     (void)state;
-    enum { ECX1 = 1u << 23 | 1u << 27 | 1u << 28 }; /* POPCNT, OSXSAVE, AVX */
+    enum { ECX1 = 1u << 1 | 1u << 23 | 1u << 27 | 1u << 28 }; /* PCLMULQDQ, POPCNT, OSXSAVE, AVX */
     const unsigned bmi = 1u << 3 | 1u << 8, avx2 = 1u << 5, xcr0_avx = 1u << 1 | 1u << 2,
                    bw = 1u << 30, avx512 = avx2 | 1u << 16 | bw | 1u << 31 /* F, BW, VL */,
                    xcr0_512 = xcr0_avx | 7u << 5;
@@ -183,6 +183,7 @@ static void test_cpu_rule(void **state)
         {"AVX2 without BMI2", ECX1, avx2 | (1u << 3), xcr0_avx, {false, false}},
         {"AVX2 without BMI1", ECX1, avx2 | (1u << 8), xcr0_avx, {false, false}},
         {"AVX-512 F and VL without BW", ECX1, (avx512 & ~bw) | bmi, xcr0_512, {true, false}},
+        {"AVX-512 without PCLMULQDQ", ECX1 & ~(1u << 1), avx512 | bmi, xcr0_512, {true, false}},
         {"AVX-512 with the OS saving only YMM", ECX1, avx512 | bmi, xcr0_avx, {true, false}},
         {"AVX2, the OS saving no AVX state", ECX1, avx2 | bmi, 1u << 1, {false, false}},
         {"no POPCNT", ECX1 & ~(1u << 23), avx2 | bmi, xcr0_avx, {false, false}},

@@ -10,9 +10,13 @@
 #define DF__SKIM_BLOCK      df__skim_block
 #define DF__SKIM_LINE_STOPS df__skim_line_stops
 #endif
+#ifndef DF__SKIM_PREFIX_XOR
+#define DF__SKIM_PREFIX_XOR df__skim_prefix_xor
+#endif
 
 /* Bit i of the result: the parity of bits 0 to i of x (simdjson's quote mask, in shifts:
- * PCLMULQDQ is not in the baseline the library builds for). */
+ * PCLMULQDQ is not in the baseline the library builds for; a backend that has it may define
+ * DF__SKIM_PREFIX_XOR). */
 static inline uint64_t df__skim_prefix_xor(uint64_t x)
 {
     x ^= x << 1;
@@ -57,7 +61,7 @@ static size_t k_pgn_skim(const char *p, const char *end, bool line_start, uint64
         const df__skim_bits b = DF__SKIM_BLOCK(p);
         const uint64_t toggles = b.open | b.close;
         const uint64_t inside =
-            df__skim_prefix_xor(toggles) ^ in;          /* a comment's '{' to its last byte */
+            DF__SKIM_PREFIX_XOR(toggles) ^ in;          /* a comment's '{' to its last byte */
         const uint64_t before = inside << 1 | (in & 1); /* inside a comment before byte i */
         const uint64_t starts = b.newline << 1 | prev_newline; /* bytes that start a line */
         const uint64_t events = (b.open & before) | (b.close & ~before) | (b.stop & ~before) |
