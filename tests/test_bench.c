@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The benchmark's self-check fires: a method whose throughput runner is slowed on purpose is
- * flagged suspect, in the rows and in the JSON, and an honest one is not. */
+ * flagged suspect, in the rows, in the table's count and in the JSON, and an honest one is
+ * not. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,17 @@ static void test_slowed_method_is_suspect(void **state)
     assert_false(h->suspect);
     assert_true(s->suspect);
     assert_false(row(&r, "slowed", "latency")->suspect);
+
+    /* The table counts it (it said "0 rows are SUSPECT" of one flagged row, halving the count
+     * as if both of a method's rows were flagged). */
+    char *table = NULL;
+    size_t table_len = 0;
+    FILE *t = open_memstream(&table, &table_len);
+    report_table(&r, t);
+    fclose(t);
+    assert_non_null(strstr(table, "slowed throughput"));
+    assert_non_null(strstr(table, "\n1 row is SUSPECT"));
+    free(table);
 
     /* The flag reaches the JSON scripts read. */
     char *json = NULL;
