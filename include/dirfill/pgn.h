@@ -141,7 +141,7 @@ typedef struct df_pgn_visitor {
     /** A game's tags are read and its start position set (an error so far is in g->error). */
     df_pgn_action (*begin)(void *ctx, const df_pgn_game *g);
     /** One ply of the main line, with what its comments said. NULL: no ply is kept and no
-     *  comment's [%eval]/[%clk] is read (a validating read, about a fifth faster on lichess
+     *  comment's [%eval]/[%clk] is read (a validating read: a fifth less time on lichess
      *  files); games, errors and final positions are the same. */
     void (*ply)(void *ctx, const df_pgn_game *g, const df_pgn_ply *p);
     /** The game is over: its result, final position, error or reason for skipping. */
