@@ -25,7 +25,8 @@
 
 /* The rule, on the registers' values (tested on CPUs described by hand): the CPU has every
  * bit of ebx7 and the OS saves every state of xcr0. Also required: POPCNT (the backends'
- * -mavx2 implies it for the compiler) and BMI1 and BMI2, which the vector backends are
+ * -mavx2 implies it for the compiler), PCLMULQDQ (the PGN skim's comment parity in one
+ * instruction; every x86 CPU since 2010 has it) and BMI1 and BMI2, which the vector backends are
  * compiled with (blsr, andn, tzcnt, shlx in the move generator: every CPU with AVX2 from Intel
  * and AMD has them; one without gets the scalar backend, not an illegal instruction). */
 bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, df__vector_isa isa)
@@ -34,17 +35,15 @@ bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, df__vector_isa is
      * 64-bit bitboards in mask registers (kmovq, kandq), which costs the scalar move generator
      * 3-10 %. Its PGN skimmer, a file of its own (avx512/skim_bw.c), needs BW: every CPU with
      * VL has it (Skylake-X onward, Zen 4 onward; Xeon Phi has neither), so requiring it loses
-     * none; and PCLMULQDQ (the comments' prefix parity in one instruction), which every x86
-     * CPU since 2010 has. */
+     * none. */
     static const struct {
-        unsigned ecx1, ebx7, xcr0;
+        unsigned ebx7, xcr0;
     } need[DF__VECTOR_ISAS] = {
-        [DF__ISA_AVX2] = {0, EBX7_AVX2, XCR0_SSE | XCR0_AVX},
-        [DF__ISA_AVX512] = {ECX1_PCLMULQDQ,
-                            EBX7_AVX2 | EBX7_AVX512F | EBX7_AVX512VL | EBX7_AVX512BW,
+        [DF__ISA_AVX2] = {EBX7_AVX2, XCR0_SSE | XCR0_AVX},
+        [DF__ISA_AVX512] = {EBX7_AVX2 | EBX7_AVX512F | EBX7_AVX512VL | EBX7_AVX512BW,
                             XCR0_SSE | XCR0_AVX | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM},
     };
-    const unsigned need1 = need[isa].ecx1 | ECX1_POPCNT | ECX1_OSXSAVE | ECX1_AVX;
+    const unsigned need1 = ECX1_PCLMULQDQ | ECX1_POPCNT | ECX1_OSXSAVE | ECX1_AVX;
     const unsigned want_ebx7 = need[isa].ebx7 | EBX7_BMI1 | EBX7_BMI2, want_xcr0 = need[isa].xcr0;
     return (ecx1 & need1) == need1 && (xcr0 & want_xcr0) == want_xcr0 &&
            (ebx7 & want_ebx7) == want_ebx7;

@@ -42,19 +42,6 @@ static inline uint64_t df__skim_line_stops_bw(const char *p)
            simde_mm512_cmpeq_epi8_mask(x, simde_mm512_set1_epi8('['));
 }
 
-/* The prefix parity of a block's braces as simdjson finds its quotes: one carry-less multiply
- * by all ones, where the template's shifts take twelve instructions (--headers 0.935x the CPU
- * time, --where 0.967x). SIMDe 0.7's native PCLMUL mapping names itself and falls back to a
- * portable multiply, so the intrinsic is used as it is; the emulated build keeps the shifts. */
-#if !defined(DF_AVX512_EMULATED)
-#include <wmmintrin.h>
-static inline uint64_t df__skim_prefix_xor_clmul(uint64_t x)
-{
-    return (uint64_t)_mm_cvtsi128_si64(
-        _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)x), _mm_set1_epi8((char)0xff), 0));
-}
-#define DF__SKIM_PREFIX_XOR df__skim_prefix_xor_clmul
-#endif
 #define DF__SKIM_BLOCK      df__skim_block_bw
 #define DF__SKIM_LINE_STOPS df__skim_line_stops_bw
 #include "../pgn/skim_tpl.h"
