@@ -153,7 +153,7 @@ for ((r = 0; r < runs; r++)); do
     e=${EPOCHREALTIME/,/.}
     t[$i]+="$(echo "$e - $s" | bc -l) "
     # dirfill's own clock too (its summary's seconds: the read, without the process's start,
-    # which costs about 10 ms in this project's VMs, a fifth of a filtered read's wall time).
+    # which cost 5.5-11 ms in this project's VMs, an eighth to a fifth of a filtered read).
     [ "${modes[$i]}" = filtered ] || [ "$i" = 0 ] &&
       own[$i]+="$(own_seconds <"$tmp/out") "
   done
