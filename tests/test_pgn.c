@@ -653,6 +653,34 @@ static void test_evals_and_clocks(void **state)
     assert_int_equal(DF_PGN_EVAL_NONE, l.plies[5].eval_kind);
 }
 
+/* A command whose name and value a newline, a CRLF or a tab part (a comment wrapped at 80
+ * columns puts the line break anywhere), read whole and a byte at a time: the same values as
+ * with a space. */
+static void test_commands_over_lines(void **state)
+{
+    (void)state;
+    static const char pgn[] = "1. e4 {[%eval\n0.25] [%clk\n0:03:00]} e5 {[%eval\t-0.30] "
+                              "[%clk\r\n0:02:58\n]} 2. Nf3 {[%eval #-2\n] [%clk\t1:00\t]} *";
+    for (size_t piece = 0; piece <= 1; piece++) {
+        ply_list l = {0};
+        const df_pgn_visitor v = {NULL, keep_ply, NULL, &l};
+        df_pgn_reader *r = df_pgn_reader_new();
+        const size_t len = sizeof pgn - 1;
+        for (size_t at = 0; at < len; at += piece ? piece : len)
+            assert_int_equal(DF_OK, df_pgn_feed(r, pgn + at, piece ? piece : len, &v));
+        assert_int_equal(DF_OK, df_pgn_finish(r, &v));
+        df_pgn_reader_free(r);
+        assert_int_equal(3, l.n);
+        assert_int_equal(DF_PGN_EVAL_PAWNS, l.plies[0].eval_kind);
+        assert_true(l.plies[0].pawns == 0.25 && l.plies[0].has_clock && l.plies[0].clock == 180);
+        assert_int_equal(DF_PGN_EVAL_PAWNS, l.plies[1].eval_kind);
+        assert_true(l.plies[1].pawns == -0.30 && l.plies[1].has_clock && l.plies[1].clock == 178);
+        assert_int_equal(DF_PGN_EVAL_MATE, l.plies[2].eval_kind);
+        assert_int_equal(-2, l.plies[2].mate);
+        assert_true(l.plies[2].has_clock && l.plies[2].clock == 60);
+    }
+}
+
 /* Every evaluation lichess writes ([-]D.DD) and a clock H:MM:SS in every comment, as read
  * inline from a comment's 64-byte block and as read a byte at a time: each value exactly what
  * strtod and the clock's arithmetic give. */
@@ -830,6 +858,7 @@ int main(void)
         cmocka_unit_test(test_threads_and_compression),
         cmocka_unit_test(test_rules_and_errors),
         cmocka_unit_test(test_evals_and_clocks),
+        cmocka_unit_test(test_commands_over_lines),
         cmocka_unit_test(test_lichess_values_exact),
         cmocka_unit_test(test_comments_at_the_block_edge),
         cmocka_unit_test(test_skip_and_stop),

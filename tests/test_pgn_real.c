@@ -253,6 +253,32 @@ static const real_case cases[] = {
     {"comments wrapped over lines, with a command split from its text",
      "[Event \"w\"]\n1. e4 {a long comment\nover two lines [%eval\n0.3]} e5 {[%clk 0:01:00]\n} *\n",
      "#0 w | ok e2e4 e7e5 | *\n"},
+    /* Found by a differential campaign against python-chess (0.4.8). */
+    {"a % escape line inside a variation, holding a brace and a parenthesis",
+     "[Event \"a\"]\n1. e4 (1. d4\n% escaped: { and (\nd5) e5 *\n\n[Event \"b\"]\n1. c4 *\n",
+     "#0 a | ok e2e4 e7e5 | *\n#1 b | ok c2c4 | *\n"},
+    {"a byte order mark at a line's start between games (files joined by cat)",
+     "[Event \"a\"]\n1. e4 *\n\n\xef\xbb\xbf[Event \"b\"]\n1. d4 *\n",
+     "#0 a | ok e2e4 | *\n#1 b | ok d2d4 | *\n"},
+    {"half a byte order mark between games is text: an error of its own game",
+     "[Event \"a\"]\n1. e4 *\n\xef\xbb[Event \"b\"]\n1. d4 *\n",
+     "#0 a | ok e2e4 | *\n#1 - | error line 3: ply 1 \"\xef\xbb\": not SAN move\n"
+     "#2 b | ok d2d4 | *\n"},
+    {"a NAG glued to the next move is two tokens",
+     "[Event \"a\"]\n1. e4 e5 2. Nf3$1Nc6 3. Bb5$14 a6 *\n",
+     "#0 a | ok e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 | *\n"},
+    {"a backslash before anything but a quote or a backslash is kept",
+     "[Event \"C:\\Games \\\"x\\\" \\\\\"]\n1. e4 *\n", "#0 C:\\Games \"x\" \\ | ok e2e4 | *\n"},
+    {"a comment between tag pairs leaves the section open",
+     "[Event \"a\"]\n[Site \"s\"] {imported}\n[Result \"1-0\"]\n\n1. e4 1-0\n\n"
+     "[Event \"b\"]\n{before the first move} 1. d4 *\n\n[Event \"c\"]\n{never closed\n"
+     "[Event \"d\"]\n1. c4 *\n",
+     "#0 a | ok e2e4 | 1-0\n#1 b | ok d2d4 | *\n"
+     "#2 c | error line 11: unclosed comment: a new game starts at line 12\n#3 d | ok c2c4 | *\n"},
+    {"Variant names other programs write: chess, fischerrandom",
+     "[Event \"s\"]\n[Variant \"chess\"]\n1. e4 *\n\n[Event \"f\"]\n[Variant \"fischerrandom\"]\n"
+     "[FEN \"r4kr1/pppppppp/8/8/8/8/PPPPPPPP/R4KR1 w KQkq - 0 1\"]\n1. O-O O-O *\n",
+     "#0 s | ok e2e4 | *\n#1 f | ok f1g1 f8g8 | *\n"},
 };
 
 /* With CRLF line ends: the same games (a "\r" is white space). */

@@ -12,20 +12,24 @@
  * stays bounded whatever the input: tags beyond DF_PGN_TAG_BYTES, tokens beyond
  * DF_PGN_TOKEN_MAX or a comment of a gigabyte cost no more.
  *
- * What is read: a UTF-8 byte order mark at the start of the input (skipped); tag pairs (escapes
- * \" and \\ undone; a tag name repeated in one section keeps its first value and the game
- * carries a warning); move numbers (12. 12...); SAN with or without + # and the suffixes ! ? !!
- * !? ?! ??; castling as O-O or 0-0; NAGs ($1; a '$' without digits is a syntax error);
- * comments {...} and ; to the end of the line; variations (...) nested to any depth (skipped:
- * the reader follows the main line); null moves -- and Z0 (suffixes too: --?); % escape lines;
- * the result token. A game ends at its result, at the next game's first tag, or at the end of
- * the input. Inside a tag section, a tag line after a blank line starts a new game when the
- * section already holds the seven roster tags (Event Site Date Round White Black Result) or a
- * tag of that name: a game with tags and no movetext is a game of no moves. In a
- * comment, [%eval 0.31] or [%eval #-3] and [%clk 0:03:00] give the evaluation and clock of the
- * move the comment follows. The start position is the standard one or the [FEN] tag (with or
- * without [SetUp "1"]); [Variant] Chess960 (also "Fischerandom", "chess 960", any case) or
- * DF_PGN_CHESS960 select Chess960; another variant is skipped and said so.
+ * What is read: a UTF-8 byte order mark at the start of the input or of a line between games
+ * (skipped: files joined by cat); tag pairs (escapes \" and \\ undone, a backslash before
+ * anything else kept; a tag name repeated in one section keeps its first value and the game
+ * carries a warning; a comment between tag pairs is skipped); move numbers (12. 12...); SAN with
+ * or without + # and the suffixes ! ? !! !? ?! ??; castling as O-O or 0-0; NAGs ($1, ending at
+ * the first byte that is not a digit: $1Nc6 is a NAG and a move; a '$' without digits is a
+ * syntax error); comments {...} and ; to the end of the line; variations (...) nested to any
+ * depth (skipped: the reader follows the main line); null moves -- and Z0 (suffixes too: --?);
+ * % escape lines (in variations too); the result token. A game ends at its result, at the next
+ * game's first tag, or at the end of the input. Inside a tag section, a tag line after a blank
+ * line starts a new game when the section already holds the seven roster tags (Event Site Date
+ * Round White Black Result) or a tag of that name: a game with tags and no movetext is a game of
+ * no moves. In a comment, [%eval 0.31] or [%eval #-3] and [%clk 0:03:00] give the evaluation
+ * and clock of the move the comment follows (the white space in them may be a newline or a
+ * tab). The start position is the standard one or the [FEN] tag (with or without [SetUp "1"]);
+ * [Variant] Chess960 (also "Fischerandom", "fischerrandom", "chess 960", "Fischer Random", any
+ * case) or DF_PGN_CHESS960 select Chess960; "Standard", "Normal", "Chess", "From Position" or an
+ * empty value are standard chess; another variant is skipped and said so.
  *
  * Errors stop their game only: a syntax error, an unreadable, illegal or ambiguous move, a bad
  * FEN tag, a tag or token too long, more than DF_PGN_PLIES_MAX plies, or the input ending

@@ -19,8 +19,8 @@ extern "C" {
 
 #define DIRFILL_VERSION_MAJOR  0       /**< major version of these headers */
 #define DIRFILL_VERSION_MINOR  4       /**< minor version of these headers */
-#define DIRFILL_VERSION_PATCH  7       /**< patch version of these headers */
-#define DIRFILL_VERSION_STRING "0.4.7" /**< the version of these headers as text */
+#define DIRFILL_VERSION_PATCH  8       /**< patch version of these headers */
+#define DIRFILL_VERSION_STRING "0.4.8" /**< the version of these headers as text */
 
 /** The version of the library actually linked ("0.4.2"): compare it with
  *  DIRFILL_VERSION_STRING to catch a header/library mismatch. Thread-safe. */

@@ -193,6 +193,23 @@ def test_headers_repeated_values():
     assert dirfill._dirfill._decode_headers(records) == {0: {"A": "1", "C": "3"}, 300: {"B": "2"}}
 
 
+def test_files_other_programs_write():
+    """What a differential campaign against python-chess found (0.4.8), read from Python as the
+    C tests read it: files joined by cat (a byte order mark between games), a comment between
+    tag pairs, a % line in a variation, a NAG glued to a move, a clock wrapped onto the next
+    line (CRLF), a backslash that escapes nothing, Variant "chess"."""
+    text = ('[Event "a"]\n[Site "C:\\Games"] {imported}\n[Variant "chess"]\n\n'
+            '1. e4 (1. d4\n% { escaped\nd5) e5 {[%clk\r\n0:03:00]} 2. Nf3$1Nc6 *\n\n'
+            '\ufeff[Event "b"]\n\n1. d4 *\n').encode()
+    for threads in (1, 2):
+        p = dirfill.pgn_positions(text, threads=threads)
+        assert p["stats"]["games"] == 2 and not p["errors"]
+        assert p["headers"][0] == {"Event": "a", "Site": "C:\\Games", "Variant": "chess"}
+        assert p["headers"][1] == {"Event": "b"}
+        assert p["game"].tolist() == [0, 0, 0, 0, 1]
+        assert np.isnan(p["clock"][0]) and p["clock"][1] == 180
+
+
 def test_bad_sources():
     with pytest.raises(OSError):
         dirfill.pgn_positions("/nonexistent.pgn")

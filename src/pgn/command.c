@@ -41,15 +41,19 @@ static inline bool df__decimal(const char **p, const char *end, double *out)
     return true;
 }
 
+/* White space inside a command: a comment wrapped over lines (at 80 columns, say) may put a
+ * newline between a command's name and its value. */
+static inline bool df__blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
 /* A [%eval ...] or [%clk ...] command of a comment, for the ply it follows, in any shape
  * (command.h reads the shapes lichess writes). */
 void df__pgn_command(const char *cmd, size_t len, df_pgn_ply *p)
 {
     const char *c = cmd, *end = cmd + len;
-    /* What may follow a value: the end, a space, or ",depth". */
-    if (len > 5 && !memcmp(c, "eval ", 5)) {
+    /* What may follow a value: the end, white space, or ",depth". */
+    if (len > 5 && !memcmp(c, "eval", 4) && df__blank(c[4])) {
         c += 5;
-        while (c < end && *c == ' ') c++;
+        while (c < end && df__blank(*c)) c++;
         double value;
         if (c < end && *c == '#') {
             c++;
@@ -57,17 +61,17 @@ void df__pgn_command(const char *cmd, size_t len, df_pgn_ply *p)
             /* In range before the conversion: a double outside int32_t does not convert. */
             if (df__decimal(&c, end, &value) && value >= INT32_MIN && value <= INT32_MAX &&
                 value == (int32_t)value && !memchr(digits, '.', (size_t)(c - digits)) &&
-                (c == end || *c == ',' || *c == ' ')) {
+                (c == end || *c == ',' || df__blank(*c))) {
                 p->eval_kind = DF_PGN_EVAL_MATE;
                 p->mate = (int32_t)value;
             }
-        } else if (df__decimal(&c, end, &value) && (c == end || *c == ',' || *c == ' ')) {
+        } else if (df__decimal(&c, end, &value) && (c == end || *c == ',' || df__blank(*c))) {
             p->eval_kind = DF_PGN_EVAL_PAWNS;
             p->pawns = value;
         }
-    } else if (len > 4 && !memcmp(c, "clk ", 4)) {
+    } else if (len > 4 && !memcmp(c, "clk", 3) && df__blank(c[3])) {
         c += 4;
-        while (c < end && *c == ' ') c++;
+        while (c < end && df__blank(*c)) c++;
         /* Whole seconds as clocks mostly are (H:MM:SS, MM:SS): integers, exact in a double,
          * the same value as the general reading below. */
         uint64_t whole = 0;
@@ -95,7 +99,7 @@ void df__pgn_command(const char *cmd, size_t len, df_pgn_ply *p)
             else
                 break;
         }
-        while (c < end && *c == ' ') c++;
+        while (c < end && df__blank(*c)) c++;
         if (parts && c == end) {
             p->has_clock = true;
             p->clock = seconds;

@@ -213,6 +213,19 @@ static bool value_is(const char *v, uint32_t n, const char *want)
     return true;
 }
 
+/* The Variant tag's values read as chess (the case ignored), as other programs write them:
+ * lichess "From Position", python-chess "chess" and "fischerrandom". */
+static const char *const df__standard_names[] = {"standard", "normal", "chess", "from position",
+                                                 NULL};
+static const char *const df__chess960_names[] = {"chess960",      "chess 960",      "fischerandom",
+                                                 "fischerrandom", "fischer random", NULL};
+
+static bool value_in(const char *v, uint32_t n, const char *const *names)
+{
+    while (*names && !value_is(v, n, *names)) names++;
+    return *names != NULL;
+}
+
 /* The tags are read: the variant, the start position, then the visitor's begin. */
 static void tags_done(df_pgn_reader *r, const df_pgn_visitor *v)
 {
@@ -227,12 +240,10 @@ static void tags_done(df_pgn_reader *r, const df_pgn_visitor *v)
     uint32_t vlen = 0, flen = 0;
     const char *variant = df_pgn_tag_value(g, "Variant", &vlen);
     g->chess960 = (r->flags & DF_PGN_CHESS960) != 0;
-    if (variant) {
-        if (value_is(variant, vlen, "chess960") || value_is(variant, vlen, "fischerandom") ||
-            value_is(variant, vlen, "chess 960") || value_is(variant, vlen, "fischer random"))
+    if (variant && vlen) {
+        if (value_in(variant, vlen, df__chess960_names))
             g->chess960 = true;
-        else if (!value_is(variant, vlen, "standard") && !value_is(variant, vlen, "normal") &&
-                 !value_is(variant, vlen, "from position") && vlen) {
+        else if (!value_in(variant, vlen, df__standard_names)) {
             snprintf(r->skipped, sizeof r->skipped, "variant %.*s", (int)(vlen > 64 ? 64 : vlen),
                      variant);
             g->skipped = r->skipped;
@@ -352,6 +363,9 @@ static inline bool san_move_start(char c)
     return file < 8 || (capital < 26 && (CAPITALS >> capital & 1));
 }
 
+static void token_done(df_pgn_reader *r, const df_pgn_visitor *v, const char *t, uint32_t n,
+                       bool long_token);
+
 /* A main-line token that san_move_start does not take for a move, or any token of skimmed
  * movetext: returns true when it is dealt with (a result, a NAG, a move number, an annotation,
  * an error), else false with *null_move saying whether it is "--" or "Z0". */
@@ -375,7 +389,16 @@ static bool token_not_a_move(df_pgn_reader *r, const df_pgn_visitor *v, const ch
         return true;
     }
     if (t[0] == '$') {
-        if (!all_digits(t + 1, n - 1)) token_error(r, t, n, "a NAG is '$' and digits");
+        /* A NAG ends before the first byte after the '$' that is not a digit (PGN 8.2.4):
+         * "$1Nc6" is two tokens. */
+        uint32_t d = 1;
+        while (d < n && (unsigned)(t[d] - '0') < 10) d++;
+        if (d == 1) {
+            token_error(r, t, n, "a NAG is '$' and digits");
+        } else if (d < n) {
+            r->tok_offset += d;
+            token_done(r, v, t + d, n - d, false);
+        }
         return true;
     }
     if (all_digits(t, n) || all_annotation(t, n)) return true;
@@ -787,6 +810,8 @@ static const char *comment_on_line(df_pgn_reader *r, const char *p, const char *
     return close + 1;
 }
 
+static const char df__bom[3] = {'\xef', '\xbb', '\xbf'};
+
 /* Each state consumes as long a run of bytes as it can; a byte that changes the state is
  * handled by the next round. r->line counts the newlines consumed, r->line_start says whether
  * the last byte consumed was one. */
@@ -883,14 +908,28 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 }
                 break;
             }
-            if (r->state == ST_OUT) {
-                if (cls == C_LBRACE) { /* a comment between games belongs to none */
-                    r->state = ST_VAR_COMMENT;
-                    r->depth = 0;
-                    break;
-                }
-                game_open(r, offset_of(r, p));
+            if (cls == C_LBRACE && r->state != ST_MOVES) {
+                /* A comment between games belongs to none; one between tag pairs (not PGN, but
+                 * written) leaves the section open: the tags after it are the same game's. */
+                r->state = ST_VAR_COMMENT;
+                r->depth = 0;
+                r->open_line = r->line;
+                break;
             }
+            if (r->state == ST_OUT && line_start && c == df__bom[0] && r->feed_base != df__bom) {
+                /* A byte order mark at a line's start between games: files joined by cat. Its
+                 * bytes are skipped; when the input's piece ends inside it, the next feed goes
+                 * on matching it as at the input's start (bom_unmatched reads them as text
+                 * after all if they are not one, with this test off). */
+                size_t k = 1;
+                while (k < 3 && p + k < end && p[k] == df__bom[k]) k++;
+                if (k == 3 || p + k == end) {
+                    r->bom = k == 3 ? 3 : (uint8_t)k;
+                    p += k;
+                    continue;
+                }
+            }
+            if (r->state == ST_OUT) game_open(r, offset_of(r, p));
             if (!r->in_movetext) tags_done(r, v);
             if (r->stopped) break;
             r->state = ST_MOVES;
@@ -993,6 +1032,9 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             break;
         }
         case ST_TAG_ESCAPE:
+            /* Only '\\' and '"' are escapes; before anything else the backslash is kept as
+             * written (a Windows path in a Source tag). */
+            if (c != '"' && c != '\\') tag_put(r, '\\');
             tag_put(r, c);
             r->state = ST_TAG_VALUE;
             break;
@@ -1117,7 +1159,10 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
             }
             if (r->state == ST_VAR_COMMENT) {
                 if (c == '}')
-                    r->state = r->depth ? ST_VARIATION : (r->open ? ST_MOVES : ST_OUT);
+                    r->state = r->depth         ? ST_VARIATION
+                               : !r->open       ? ST_OUT
+                               : r->in_movetext ? ST_MOVES
+                                                : ST_TAGS;
                 else if (c == '[' && line_start)
                     r->bracket_at_line_start = true;
                 break;
@@ -1128,7 +1173,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
                 if (--r->depth == 0) r->state = ST_MOVES;
             } else if (c == '{')
                 r->state = ST_VAR_COMMENT;
-            else if (c == ';') {
+            else if (c == ';' || (c == '%' && line_start)) { /* as in the main line */
                 r->after_line = ST_VARIATION;
                 r->state = ST_LINE_COMMENT;
             } else if (c == '[' && line_start)
@@ -1141,8 +1186,6 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
         p++;
     }
 }
-
-static const char df__bom[3] = {'\xef', '\xbb', '\xbf'};
 
 /* The n bytes of a byte order mark matched at the input's start were not one after all: they
  * are read as text (they stood at offset r->offset - n). */
