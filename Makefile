@@ -6,10 +6,11 @@
 
 # The C toolchain, SIMDe (the vector backends) and the compression libraries of the PGN reader.
 BUILD_DEPS  := cmake gcc libc6-dev make pkg-config libsimde-dev libzstd-dev zlib1g-dev
-# The tests add cmocka, a second compiler and C++ (the header checks), the Python stack of the
-# package and its Dask example, doxygen (the API reference is a test), librsvg's renderer (the
-# SVG pictures are checked as pixels) and the zstd and gzip programs (compressed test PGNs).
-TEST_DEPS   := $(BUILD_DEPS) libcmocka-dev g++ clang doxygen librsvg2-bin zstd gzip \
+# The tests add cmocka, a second compiler and C++ (the header checks), clang-format (the
+# format check's own test), the Python stack of the package and its Dask example, doxygen (the
+# API reference is a test), librsvg's renderer (the SVG pictures are checked as pixels) and the
+# zstd and gzip programs (compressed test PGNs).
+TEST_DEPS   := $(BUILD_DEPS) libcmocka-dev g++ clang clang-format doxygen librsvg2-bin zstd gzip \
                python3-dev python3-venv python3-pip python3-setuptools python3-wheel \
                python3-numpy python3-pytest python3-dask python3-distributed
 DOCS_DEPS   := doxygen
@@ -22,7 +23,7 @@ RELEASE := build/release
 VERSION := $(shell sed -n 's/^\#define DIRFILL_VERSION_STRING "\(.*\)".*/\1/p' include/dirfill/version.h)
 
 .PHONY: all bench test test-torch test-asan test-asan-clang test-tsan test-fuzz fuzz-report test-aarch64 fuzz \
-        bench-plot picture docs build python python-asan python-asan-install clean
+        bench-plot picture docs build python python-asan python-asan-install format format-check clean
 
 all: build
 
@@ -70,17 +71,16 @@ test:
 	ctest --preset release -j $(JOBS)
 	$(VENV)/bin/python -m pytest -q python/tests --ignore=python/tests/test_torch.py
 
-# The PyTorch dataset (dirfill.torch) and examples/train_torch.py: Debian's python3-torch takes
-# longer to install than make test's packages may (3 min 56 s with apt-get update on a 2-vCPU
-# machine, 172 packages), so CI runs them here; DIRFILL_REQUIRE_TORCH makes a missing torch a
-# failure, never a skip.
+# The PyTorch dataset (dirfill.torch) and examples/train_torch.py: Debian's python3-torch is a
+# large install (about 170 packages) that make test should not wait for, so CI runs them here;
+# DIRFILL_REQUIRE_TORCH makes a missing torch a failure, never a skip.
 test-torch: python
 	$(call ensure,$(TEST_DEPS) python3-torch)
 	DIRFILL_REQUIRE_TORCH=1 $(VENV)/bin/python -m pytest -q python/tests/test_torch.py
 
 # The Python package in a venv that sees Debian's numpy and Dask: build/venv/bin/python. Built
-# again only when what it is built from changed (make test-torch after make test, as CI runs
-# them, took 35 s to build the same package twice).
+# again only when what it is built from changed, so make test-torch after make test (as CI runs
+# them) does not build the same package twice.
 PYTHON_SOURCES := $(shell find include src cmake python/dirfill CMakeLists.txt python/setup.py \
                     python/pyproject.toml -type f ! -name '*.pyc' 2>/dev/null)
 PYTHON_STAMP   := $(VENV)/.dirfill-installed
@@ -93,8 +93,7 @@ $(PYTHON_STAMP): $(PYTHON_SOURCES)
 	touch $@
 
 # pytest, one process, runs beside CTest (its output shown after CTest's) rather than after it:
-# a second CPU works while it runs (with pgn_batches' smaller small-batch checks, CI's step went
-# from 364 to 307-325 s on two vCPUs).
+# the second CPU works while it runs.
 test-asan: python-asan-install
 	cmake --build --preset asan -j $(JOBS)
 	{ $(ASAN_PYTEST) >build/asan/pytest.log 2>&1; echo $$? >build/asan/pytest.status; } & \
@@ -127,8 +126,7 @@ python-asan-install:
 # The same with clang's sanitizers (they differ from GCC's in what they catch and in how a
 # program detects them); the emulated backends (SIMDe's portable code) only under GCC's. The
 # build is also test-fuzz's (the libFuzzer targets and their coverage instrumentation): one
-# clang build where CI made two (about 110 s each), though the tests run longer under the
-# instrumentation (CTest 77 s against 53 s on a 2-vCPU Zen 5).
+# clang build serves both, though the tests run longer under the instrumentation.
 FUZZ_TREE := build/asan-clang/tests
 test-asan-clang:
 	$(call ensure,$(TEST_DEPS) libclang-rt-14-dev)
@@ -137,7 +135,7 @@ test-asan-clang:
 	ctest --preset asan-clang -j $(JOBS)
 
 # The tests labelled threads, on the native vector backends only (CMakePresets.json): the
-# threads' code is the same on every backend, and the emulated ones took 90 of its 230 s.
+# threads' code is the same on every backend, and the emulated ones are slow.
 test-tsan:
 	$(call ensure,$(TEST_DEPS))
 	cmake --preset tsan
@@ -168,6 +166,18 @@ FUZZERS := fen differential movegen pgn python_inputs
 fuzz: test-fuzz
 	cd $(FUZZ_TREE) && for t in $(FUZZERS); do mkdir -p corpus-$$t && \
 	  ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus-$$t ../../../tests/fuzz/seeds-$$t; done
+
+# Every C and C++ source as the project's .clang-format lays it out: format-check fails on the
+# first file that differs (CI runs it), format rewrites them.
+FORMAT_SOURCES = $(shell find include src app bench cmdline tests examples python -name build -prune \
+                   -o \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \) -type f -print | sort)
+format-check:
+	$(call ensure,clang-format)
+	clang-format --dry-run -Werror $(FORMAT_SOURCES)
+	@echo "format-check: $(words $(FORMAT_SOURCES)) files as .clang-format lays them out"
+format:
+	$(call ensure,clang-format)
+	clang-format -i $(FORMAT_SOURCES)
 
 # API reference from the public headers (Doxygen, warnings are errors): build/docs/html/index.html
 docs:

@@ -149,7 +149,8 @@ static int write_svg(const char *path, const char *fen, const char *show)
     df_svg_options o = {0};
     size_t bad = 0;
     if (show && df_svg_parse_overlays(&o, show, strlen(show), &bad) != DF_OK)
-        return cmd_usage_error("analyze", "--show: unknown overlay at '%s' (see --help)", show + bad);
+        return cmd_usage_error("analyze", "--show: unknown overlay at '%s' (see --help)",
+                               show + bad);
     const size_t len = df_svg_write(NULL, 0, &b, &o);
     char *svg = malloc(len + 1);
     if (!svg) return cmd_input_error("analyze", "out of memory");

@@ -196,6 +196,10 @@ static void put_headers(cmd_text *b, const df_pgn_game *g)
     }
 }
 
+static void put_uci(cmd_text *b, const ply_record *r) { cmd_text_putf(b, "\"%s\"", r->uci); }
+
+static void put_san(cmd_text *b, const ply_record *r) { cmd_text_putf(b, "\"%s\"", r->san); }
+
 static void put_eval(cmd_text *b, const ply_record *r)
 {
     if (r->eval_kind == DF_PGN_EVAL_MATE)
@@ -214,17 +218,15 @@ static void put_clock(cmd_text *b, const ply_record *r)
         cmd_text_puts(b, "null");
 }
 
-/* A list of the plies' fields: uci, san, eval or clock. */
-static void put_list(cmd_text *b, const sink *s, const char *key, int what)
+/* A list of one field of the plies, each written by put (put_uci, put_san, put_eval,
+ * put_clock). */
+static void put_list(cmd_text *b, const sink *s, const char *key,
+                     void (*put)(cmd_text *, const ply_record *))
 {
     cmd_text_putf(b, ", \"%s\": [", key);
     for (uint32_t i = 0; i < s->nplies; i++) {
-        const ply_record *r = &s->plies[i];
         if (i) cmd_text_puts(b, ", ");
-        if (what == 0) cmd_text_putf(b, "\"%s\"", r->uci);
-        if (what == 1) cmd_text_putf(b, "\"%s\"", r->san);
-        if (what == 2) put_eval(b, r);
-        if (what == 3) put_clock(b, r);
+        put(b, &s->plies[i]);
     }
     cmd_text_puts(b, "]");
 }
@@ -297,10 +299,10 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
     put_headers(b, g);
     df_fen_format(fen, sizeof fen, &g->start, DF_FEN_STANDARD);
     cmd_text_putf(b, ", \"start\": \"%s\"", fen);
-    put_list(b, s, "uci", 0);
-    put_list(b, s, "san", 1);
-    if (evals) put_list(b, s, "eval", 2);
-    if (clocks) put_list(b, s, "clock", 3);
+    put_list(b, s, "uci", put_uci);
+    put_list(b, s, "san", put_san);
+    if (evals) put_list(b, s, "eval", put_eval);
+    if (clocks) put_list(b, s, "clock", put_clock);
     df_fen_format(fen, sizeof fen, &g->board, DF_FEN_STANDARD);
     cmd_text_putf(b, ", \"result\": \"%s\", \"end\": \"%s\"}\n", result, fen);
     return DF_PGN_READ;

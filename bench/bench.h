@@ -25,7 +25,7 @@ typedef struct bench_input {
 
 typedef struct bench_corpus {
     const char *name;
-    const char *how; /* how it was made, for --help and the README */
+    const char *how; /* how it was made, for --help and docs/performance.md */
     df_board *boards;
     df_sliders *sliders;
     df_move *moves;
@@ -83,8 +83,8 @@ extern const char *const bench_unit_names[4];
 bool bench_op_applies(bench_op op, const bench_corpus *c);
 size_t bench_op_items(bench_op op, const bench_corpus *c);
 
-/* Runs one operation over items [0, n) of in (positions; games for OP_PGN), writing bench_ops[op].words words per
- * position to out. restrict: the output aliases neither the input nor a method's tables, so
+/* Runs one operation over items [0, n) of in (positions; games for OP_PGN), writing
+ * bench_ops[op].words words per position to out. restrict: the output aliases neither the input nor a method's tables, so
  * the compiler need not reload after each store (every method is built alike). */
 typedef void (*bench_run_fn)(const bench_input *restrict in, size_t n, uint64_t *restrict out);
 typedef struct bench_runners {

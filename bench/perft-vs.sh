@@ -43,8 +43,8 @@ cpw4|r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1|6
 cpw5|rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8|6
 cpw6|r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10|5'
 
-# The clock is bash's own (EPOCHREALTIME, bash 5): a `date` process at each end of a run added
-# 20-25 ms to it on this project's VMs (fork and exec), a third of a --where read's time.
+# The clock is bash's own (EPOCHREALTIME, bash 5): a `date` process at each end of a run would
+# add its own fork and exec to every time measured.
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 kind() { case $1 in driver:*) echo driver ;; *) echo uci ;; esac; }
 path() { local p=${1#uci:}; echo "${p#driver:}"; }

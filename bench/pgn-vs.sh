@@ -134,8 +134,8 @@ if [ -x "$python" ] && "$python" -c 'import dirfill' 2>/dev/null; then
   add "Python pgn_positions, 1 thread" python ""
 fi
 
-# The clock is bash's own (EPOCHREALTIME, bash 5): a `date` process at each end of a run added
-# 20-25 ms to it on this project's VMs (fork and exec), a third of a --where read's time.
+# The clock is bash's own (EPOCHREALTIME, bash 5): a `date` process at each end of a run would
+# add its own fork and exec to every time measured, a large part of a short --where read's.
 declare -A t own
 for ((r = 0; r < runs; r++)); do
   for i in "${!cmds[@]}"; do
@@ -153,7 +153,7 @@ for ((r = 0; r < runs; r++)); do
     e=${EPOCHREALTIME/,/.}
     t[$i]+="$(echo "$e - $s" | bc -l) "
     # dirfill's own clock too (its summary's seconds: the read, without the process's start,
-    # which cost 5.5-11 ms in this project's VMs, an eighth to a fifth of a filtered read).
+    # which is a sizeable part of a filtered read).
     [ "${modes[$i]}" = filtered ] || [ "$i" = 0 ] &&
       own[$i]+="$(own_seconds <"$tmp/out") "
   done
@@ -215,10 +215,10 @@ EOF
   else
     # Both timed inside the process (python-chess's start-up and imports are not counted
     # either): dirfill's own summary seconds, on the part read ten times over in one run (the
-    # same games: read once it lasts about 10 ms, of which the warm-up of a fresh process is a
-    # seventh and one burst of a VM's noise a third), the single read's ratio beside it. The
-    # readers alternate and the ratio is the median of each round's (python-chess's speed
-    # moved by a fifth from one minute to the next here).
+    # same games: a single read is so short that the warm-up of a fresh process and one burst
+    # of a VM's noise are large parts of it), the single read's ratio beside it. The readers
+    # alternate and the ratio is the median of each round's (python-chess's speed drifts from
+    # one minute to the next).
     for ((k = 0; k < 10; k++)); do cat "$part"; done >"$tmp/part10.pgn"
     secs() { "$dirfill" pgn --threads 1 "$1" | own_seconds; }
     pc_t=() ten=() once=()

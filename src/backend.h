@@ -9,7 +9,7 @@
 
 #include "dirfill.h"
 
-/* Castling masks by right, king file and rook file (tables.c): the squares that must be
+/* Castling masks by right, king file and rook file (fill/line_tables.c): the squares that must be
  * empty, and by right and king file those that must not be attacked. */
 extern const df_bb df__castle_empty[DF_CASTLE_RIGHTS][8][8];
 extern const df_bb df__castle_safe[DF_CASTLE_RIGHTS][8];

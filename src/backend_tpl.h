@@ -7,11 +7,11 @@
  *   DF__BACKEND_NAME    its name for people ("avx2")
  *   DF__CPU_SUPPORTS    a function telling whether this CPU and OS can run it
  * then includes this file once. Every entry of DF__BACKEND_ENTRIES is a static k_<entry>. */
-#include "kernels_tpl.h"
-#include "movegen_tpl.h"
-#include "perft_tpl.h"
-#include "see_tpl.h"
-#include "planes_tpl.h"
+#include "fill/kernels_tpl.h"
+#include "chess/movegen_tpl.h"
+#include "chess/perft_tpl.h"
+#include "chess/see_tpl.h"
+#include "output/planes_tpl.h"
 #ifdef DF__PGN_SKIM
 #define k_pgn_skim DF__PGN_SKIM
 #else

@@ -32,10 +32,9 @@
 bool df__cpu_rule(unsigned ecx1, unsigned ebx7, unsigned xcr0, df__vector_isa isa)
 {
     /* The AVX-512 backend is compiled with F and VL only: with BW or DQ enabled, GCC keeps
-     * 64-bit bitboards in mask registers (kmovq, kandq), which costs the scalar move generator
-     * 3-10 %. Its PGN skimmer, a file of its own (avx512/skim_bw.c), needs BW: every CPU with
-     * VL has it (Skylake-X onward, Zen 4 onward; Xeon Phi has neither), so requiring it loses
-     * none. */
+     * 64-bit bitboards in mask registers (kmovq, kandq), which slows the scalar move generator.
+     * Its PGN skimmer, a file of its own (avx512/pgn_skim.c), needs BW: every CPU with VL has it
+     * (Skylake-X onward, Zen 4 onward; Xeon Phi has neither), so requiring it loses none. */
     static const struct {
         unsigned ebx7, xcr0;
     } need[DF__VECTOR_ISAS] = {

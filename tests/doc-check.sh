@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The API reference is complete: every public function has a doc comment, the README's snippet
-# is the example the tests build and its engine-layer fragment compiles, Doxygen builds the
+# is the example the tests build and docs/api.md's engine-layer fragment compiles, Doxygen builds the
 # reference from the headers with warnings as errors, and every public name of the headers
 # (functions, types, enumerators, macros; not the df__/DF__ internals) has an entry in the
 # generated index.
@@ -32,15 +32,15 @@ if [ "$snippet" != "$(cat examples/attack_maps.c)" ]; then
   echo "README.md's snippet differs from examples/attack_maps.c"
   exit 1
 fi
-# The README's engine-layer fragment compiles against the headers as they are, wrapped in a
+# docs/api.md's engine-layer fragment compiles against the headers as they are, wrapped in a
 # function over a board: an API change that leaves it behind fails here.
 fragment=$(awk '/^The engine layer, as/ {on = 1} on && /^```c/ {code = 1; next}
-                code && /^```/ {exit} code {print}' README.md)
-[ -n "$fragment" ] || { echo "README.md's engine-layer fragment is missing"; exit 1; }
+                code && /^```/ {exit} code {print}' docs/api.md)
+[ -n "$fragment" ] || { echo "docs/api.md's engine-layer fragment is missing"; exit 1; }
 if ! printf '#include <dirfill.h>\nvoid fragment(df_board b);\nvoid fragment(df_board b)\n{\n%s\n}\n' \
        "$fragment" | ${CC:-cc} -std=c11 -fsyntax-only -Wall -Wextra -Werror -Wno-unused-variable \
        -Wno-unused-but-set-variable -Iinclude -x c - 2>&1; then
-  echo "README.md's engine-layer fragment does not compile"
+  echo "docs/api.md's engine-layer fragment does not compile"
   exit 1
 fi
 if ! command -v doxygen >/dev/null; then

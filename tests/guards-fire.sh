@@ -34,15 +34,45 @@ mkdir -p "$work/runpath"
 printf 'int main(void) { return 0; }\n' | cc -x c - -o "$work/runpath/program" -Wl,-rpath,/usr/lib::
 expect_fail runpath "has an empty element" "$src/tests/runpath-check.sh" "$work/runpath/program"
 
-# doc-check: the README's engine-layer fragment calling df_perft with its arguments in the old
+# doc-check: docs/api.md's engine-layer fragment calling df_perft with its arguments in the old
 # order.
-mkdir -p "$work/docs/examples"
+mkdir -p "$work/docs/examples" "$work/docs/docs"
 cp -r "$src/include" "$work/docs/"
 cp "$src/examples/attack_maps.c" "$work/docs/examples/"
-sed 's/^df_perft(&nodes, &b, 5);/df_perft(\&b, 5, \&nodes);/' "$src/README.md" >"$work/docs/README.md"
-! cmp -s "$src/README.md" "$work/docs/README.md" || { echo "FAIL: the README's df_perft line moved"; exit 1; }
+cp "$src/README.md" "$work/docs/"
+sed 's/^df_perft(&nodes, &b, 5);/df_perft(\&b, 5, \&nodes);/' "$src/docs/api.md" >"$work/docs/docs/api.md"
+! cmp -s "$src/docs/api.md" "$work/docs/docs/api.md" || { echo "FAIL: docs/api.md's df_perft line moved"; exit 1; }
 expect_fail docs "engine-layer fragment does not compile" "$src/tests/doc-check.sh" "$work/docs" \
   "$work/docs-out"
+
+# layout-check: each rule on a copy of the tree that breaks it alone.
+layout_copy() { # name
+  mkdir -p "$work/layout/$1/python/dirfill"
+  cp -r "$src/src" "$src/docs" "$work/layout/$1/"
+  cp "$src/python/dirfill/_module.c" "$work/layout/$1/python/dirfill/"
+}
+layout_copy unnamed
+mkdir "$work/layout/unnamed/src/misc"
+expect_fail layout-unnamed "does not name src/misc/" "$src/tests/layout-check.sh" "$work/layout/unnamed"
+layout_copy intrinsic
+printf '#include <immintrin.h>\n' >>"$work/layout/intrinsic/src/chess/board.c"
+expect_fail layout-intrinsic "src/chess/board.c" "$src/tests/layout-check.sh" "$work/layout/intrinsic"
+layout_copy crowded
+for i in 1 2 3; do : >"$work/layout/crowded/src/extra$i.c"; done
+expect_fail layout-top "at most 8" "$src/tests/layout-check.sh" "$work/layout/crowded"
+layout_copy module
+printf 'int dfpy_shared_helper(void) { return 0; }\n' >>"$work/layout/module/python/dirfill/_module.c"
+expect_fail layout-module "defines dfpy_shared_helper" "$src/tests/layout-check.sh" "$work/layout/module"
+
+# make format-check: a source laid out otherwise than .clang-format says, and the same tree
+# passing once it is formatted.
+mkdir -p "$work/format/src"
+cp "$src/.clang-format" "$work/format/"
+printf '/* SPDX-License-Identifier: MIT */\nint  f(void){return 0;}\n' >"$work/format/src/unformatted.c"
+expect_fail format "src/unformatted.c" make -s -C "$work/format" -f "$src/Makefile" format-check
+clang-format -i "$work/format/src/unformatted.c"
+make -s -C "$work/format" -f "$src/Makefile" format-check >"$work/format-ok.log" 2>&1 ||
+  { echo "FAIL: format-check failed a formatted tree:"; cat "$work/format-ok.log"; exit 1; }
 
 # make fuzz-report (what a failed test-fuzz prints last, for a CI log read from its end): the
 # input a fuzzer left, in base64.
@@ -52,4 +82,4 @@ make -s -C "$work/fuzz" -f "$src/Makefile" fuzz-report >"$work/fuzz.log" 2>/dev/
 grep -q "^$(printf '1. e4 {\n' | base64 -w 0)\$" "$work/fuzz.log" ||
   { echo "FAIL: fuzz-report did not print the input:"; cat "$work/fuzz.log"; exit 1; }
 echo "fires: fuzz-report"
-echo "guards: 4 fired"
+echo "guards: 9 fired"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The README's start-up commands work on a bare Debian 12 (a debootstrap minbase root, a
-# minimal container image), where `make` itself is missing (issue 33). In the Quick start and
+# minimal container image), where `make` itself is missing. In the Quick start and
 # in the Python section, every program a command runs must be on such a root already, or be
 # installed by an earlier root `apt-get install` line of that section, or come with an earlier
 # `make` target (the Makefile installs its BUILD_DEPS or TEST_DEPS itself), or be a path the
@@ -101,9 +101,9 @@ check() { # dir
     return 1
   fi
 
-  # Where a person starts: the README's Quick start and Python section, the Python package's
-  # README (file:section, no section for the whole file).
-  for where in "README.md:Quick start" "README.md:Python" "python/README.md:"; do
+  # Where a person starts: the README's Quick start and Python section, the Python guide's
+  # Installing, the Python package's README (file:section, no section for the whole file).
+  for where in "README.md:Quick start" "README.md:Python" "docs/python.md:Installing" "python/README.md:"; do
     file=${where%%:*}
     title=${where#*:}
     local text
@@ -210,7 +210,8 @@ rm -rf "$scratch"
 expect_fail() { # name, expected message, sed scripts for README.md, [Makefile, python/README.md]
   local name=$1 want=$2 dir=$scratch/$1
   mkdir -p "$dir"
-  mkdir -p "$dir/python"
+  mkdir -p "$dir/python" "$dir/docs"
+  cp "$src/docs/python.md" "$dir/docs/"
   sed -e "$3" "$src/README.md" >"$dir/README.md"
   sed -e "${4:-}" "$src/Makefile" >"$dir/Makefile"
   sed -e "${5:-}" "$src/python/README.md" >"$dir/python/README.md"
@@ -231,7 +232,7 @@ expect_fail() { # name, expected message, sed scripts for README.md, [Makefile, 
   echo "fires: $name"
 }
 # Sed addresses: the Quick start's lines only, from its heading to the next section.
-qs='/^## Quick start/,/^## Supported/'
+qs='/^## Quick start/,/^## /'
 expect_fail no-prerequisite "Quick start: 'make bench' runs make before any line installs its Debian package make" \
   "$qs{/^apt-get update && apt-get install -y make\$/d}"
 expect_fail sudo-in-block "runs sudo, which a bare root lacks" "$qs{s/^apt-get update && apt-get install/sudo apt-get update \\&\\& sudo apt-get install/}"
@@ -246,7 +247,7 @@ frobnicate --all
 expect_fail sudo-line-out-of-step "the text's sudo line installs" \
   "$qs{s/sudo apt-get install -y make/sudo apt-get install -y/}"
 expect_fail python-without-make "README.md, Python: 'make python' runs make before any line installs" \
-  '/^## Python/,/^## The program/{/^apt-get update && apt-get install -y make /d}'
+  '/^## Python/,/^## /{/^apt-get update && apt-get install -y make /d}'
 # shellcheck disable=SC2016 # $(BUILD_DEPS): the Makefile's text, matched as it is
 expect_fail makefile-adds-package "missing 'libfoo-dev'" "" \
   's/^TEST_DEPS   := $(BUILD_DEPS) /&libfoo-dev /'

@@ -16,8 +16,8 @@ static const char *fen_of(const df_board *b)
     return buf;
 }
 
-/* b: the position, written as FEN only in a failure's message (a FEN a check cost a tenth of
- * the test's time). */
+/* b: the position, written as FEN only in a failure's message (a FEN a check was a noticeable
+ * share of the test's time). */
 static void assert_map(const df_attack_map *e, const df_attack_map *a, const df_board *b)
 {
     for (int d = 0; d < 8; d++) {

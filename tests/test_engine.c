@@ -171,7 +171,8 @@ static void expect_position_error(engine *e, const char *what)
 }
 
 /* go after a position command left no position: an info string and bestmove 0000, not a
- * search of the position before it (README: no position until the next valid one). */
+ * search of the position before it (examples/engine/README.md: no position until the next valid
+ * one). */
 static void expect_no_position(engine *e)
 {
     char line[4096];

@@ -2,8 +2,9 @@
 /* The one-square lookup methods (src/lookup/): the rule that picks one for a CPU, checked on
  * CPUs described by hand; DIRFILL_LOOKUP; and every method this CPU runs against the reference
  * walker and the fills (attack maps) on the CPW positions with their children and a third of
- * their grandchildren, the Chess960 ones with their children, and on random boards: attackers of every square and of one square through
- * any occupancy, is-attacked, SEE and gives-check of every legal move. Registered once per
+ * their grandchildren, the Chess960 ones with their children, and on random boards: attackers
+ * of every square and of one square through any occupancy, is-attacked, SEE and gives-check
+ * of every legal move. Registered once per
  * backend: the "rays" method runs on the backend's kernel. */
 #include <pthread.h>
 #include <sched.h>

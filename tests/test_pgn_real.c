@@ -55,7 +55,7 @@ static void tr_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
     char uci[DF_UCI_MAX];
     (void)g;
     df_move_to_uci(uci, p->before, p->move);
-    /* puts, not putf: formatting was half of this test's time. */
+    /* puts, not putf: formatting was a large part of this test's time. */
     cmd_text_puts(&t->moves, " ");
     cmd_text_puts(&t->moves, p->move == DF_MOVE_NONE ? "0000" : uci);
 }
@@ -259,7 +259,7 @@ static const real_case cases[] = {
     {"comments wrapped over lines, with a command split from its text",
      "[Event \"w\"]\n1. e4 {a long comment\nover two lines [%eval\n0.3]} e5 {[%clk 0:01:00]\n} *\n",
      "#0 w | ok e2e4 e7e5 | *\n"},
-    /* Found by a differential campaign against python-chess (0.4.8). */
+    /* Found by a differential campaign against python-chess. */
     {"a % escape line inside a variation, holding a brace and a parenthesis",
      "[Event \"a\"]\n1. e4 (1. d4\n% escaped: { and (\nd5) e5 *\n\n[Event \"b\"]\n1. c4 *\n",
      "#0 a | ok e2e4 e7e5 | *\n#1 b | ok c2c4 | *\n"},

@@ -6,7 +6,7 @@
 #
 # Each engine, a fresh process per search (an empty transposition table, one thread), gets
 # `position fen F` and `go depth D` on the same middlegame positions (Kiwipete, CPW 6 and the
-# README's Italian position; depths chosen so that 0.3.0's dfengine searches each for 1-2 s on
+# Italian position `make picture` draws; depths chosen so that dfengine searches each for 1-2 s on
 # a Zen 5). The engines take turns, RUNS times (default 5), so that load on the machine hits all
 # of them alike. From the last `info ... nodes N ... time T` before `bestmove` it reports, per
 # position and engine, the nodes, the median time and the median nodes per second, and each

@@ -101,7 +101,7 @@ static int capture_score(const df_board *b, df_move m)
  * swap-off lets each side stop, so a move wins at most what it takes and loses at most the
  * piece it moves (a promoting pawn counts as a pawn, castling is 0; see.h). Most captures of
  * a piece worth at least the capturer, and quiet moves of cheap pieces against the search's
- * negative thresholds, need no swap-off: the same answers with 30-40 % fewer swap-offs. */
+ * negative thresholds, need no swap-off: the same answers with far fewer swap-offs. */
 static bool see_ge(const df_board *b, df_move m, int threshold)
 {
     const df_move_kind kind = df_move_kind_of(m);
@@ -153,7 +153,7 @@ static df_move pick(scored *out, int i, int n)
 
 /* Whether m gives check (df_gives_check), asked once: *known is -1 until then. The search
  * asks only where an answer depends on it, most moves at a node never: asked for every move,
- * the calls took 7 % of the time. */
+ * the calls were a noticeable share of the search's time. */
 static bool gives_check(const df_board *b, df_move m, int *known)
 {
     if (*known < 0) *known = df_gives_check(b, m) != DF_CHECK_NONE;

@@ -63,9 +63,9 @@ static bool uci_move_shaped(const char *m)
            m[1] >= '1' && m[1] <= '8' && m[2] >= 'a' && m[2] <= 'h' && m[3] >= '1' && m[3] <= '8';
 }
 
-/* position [startpos | fen FEN] [moves M...]. What an invalid command leaves (README, "The
- * example engine"), answered with an info string either way so that no go searches a position
- * the GUI did not mean without a word:
+/* position [startpos | fen FEN] [moves M...]. What an invalid command leaves
+ * (examples/engine/README.md), answered with an info string either way so that no go searches a
+ * position the GUI did not mean without a word:
  * - no startpos/fen, text after startpos, a FEN the library rejects or one where the side not
  *   to move is in check: no position at all; go then answers bestmove 0000 (a GUI that sent a
  *   bad position learns it at once, rather than from a move in some earlier game);

@@ -122,8 +122,8 @@ static inline int df_piece_index(df_color c, df_piece_type t) { return (int)(c &
 static inline void df_board_piece_sets(uint64_t out[12], const df_board *b)
 {
     /* The colours read once, before out is written: out might overlap the board as far as the
-     * compiler knows, which would have it check for the overlap at every call (a third of the
-     * function's instructions). */
+     * compiler knows, which would have it check for the overlap at every call (a large part of
+     * the function's instructions). */
     const df_bb white = b->color[DF_WHITE], black = b->color[DF_BLACK];
     for (int t = 0; t < DF_PIECE_TYPES; t++) {
         const df_bb pieces = b->piece[t];

@@ -108,7 +108,7 @@ DF_API df_status df_perft_interruptible(uint64_t *nodes, const df_board *b, int 
 DF_API void df_make_move(df_board *out, const df_board *b, df_move m);
 /** df_make_move for a move that may be anything: DF_OK, DF_ERR_BOARD when b is not playable,
  *  DF_ERR_MOVE when m is not one of its legal moves (then *out is unchanged). It costs one
- *  move generation more (about 50 ns). */
+ *  move generation more. */
 DF_API df_status df_make_move_checked(df_board *out, const df_board *b, df_move m);
 /** *out = b with the side to move passed (a null move, for search); en passant cleared. */
 DF_API void df_make_null_move(df_board *out, const df_board *b);

@@ -36,8 +36,9 @@
  * inside a game (a truncated file) is
  * reported at the game's end with the line of the token that made it bad (a bad FEN: the FEN
  * tag's line; an unclosed variation or comment: the line of its '(' or '{'), its ply and token,
- * and reading resumes at the next game. One recovery rule keeps a damaged file from swallowing the rest: inside an unclosed
- * comment or variation, a line that starts with '[' and a letter starts a new game.
+ * and reading resumes at the next game. One recovery rule keeps a damaged file from swallowing
+ * the rest: inside an unclosed comment or variation, a line that starts with '[' and a letter
+ * starts a new game.
  *
  * A filter (df_pgn_filter, from `TAG OP VALUE` expressions) decides on a game's tag section
  * whether it is read at all: a game it rejects is scanned for its end only (no move is
@@ -145,8 +146,8 @@ typedef struct df_pgn_visitor {
     /** A game's tags are read and its start position set (an error so far is in g->error). */
     df_pgn_action (*begin)(void *ctx, const df_pgn_game *g);
     /** One ply of the main line, with what its comments said. NULL: no ply is kept and no
-     *  comment's [%eval]/[%clk] is read (a validating read: a fifth less time on lichess
-     *  files); games, errors and final positions are the same. */
+     *  comment's [%eval]/[%clk] is read (a validating read: faster on files whose comments carry
+     *  them, as lichess's do); games, errors and final positions are the same. */
     void (*ply)(void *ctx, const df_pgn_game *g, const df_pgn_ply *p);
     /** The game is over: its result, final position, error or reason for skipping. */
     df_pgn_action (*end)(void *ctx, const df_pgn_game *g);

@@ -26,17 +26,17 @@ extern "C" {
 /** What to draw over the board. Sets per colour are bits 1 << DF_WHITE and 1 << DF_BLACK;
  *  direction sets are bits 1 << df_dir. A zeroed struct draws the bare position. */
 typedef struct df_svg_options {
-    unsigned counts;        /**< colours whose attacker counts are shaded (white blue, black
+    unsigned counts;   /**< colours whose attacker counts are shaded (white blue, black
                                  red; darker with more attackers, the count written small) */
-    unsigned twice;         /**< colours whose attacked-twice squares are framed */
-    unsigned rays[2];       /**< per colour, the directions whose ray attacks are dotted */
-    unsigned xrays[2];      /**< per colour, the directions whose x-rays are ringed */
-    bool pins;              /**< pinned pieces of the side to move, lines to their pinners */
-    bool checkers;          /**< pieces giving check, lines to the king */
-    bool check_block;       /**< squares that block a sliding check */
-    bool discoverers;       /**< pieces whose move would uncover a check */
-    bool flipped;           /**< black at the bottom */
-    unsigned size;          /**< width and height in pixels (0: 400) */
+    unsigned twice;    /**< colours whose attacked-twice squares are framed */
+    unsigned rays[2];  /**< per colour, the directions whose ray attacks are dotted */
+    unsigned xrays[2]; /**< per colour, the directions whose x-rays are ringed */
+    bool pins;         /**< pinned pieces of the side to move, lines to their pinners */
+    bool checkers;     /**< pieces giving check, lines to the king */
+    bool check_block;  /**< squares that block a sliding check */
+    bool discoverers;  /**< pieces whose move would uncover a check */
+    bool flipped;      /**< black at the bottom */
+    unsigned size;     /**< width and height in pixels (0: 400) */
 } df_svg_options;
 
 /** Adds the overlays named in text (len bytes, comma-separated) to *o: `counts`, `twice`,

@@ -70,7 +70,7 @@ def attack_planes(fens, threads=0, errors="raise", *, chess960=False, out=None):
     bad FEN raises ValueError naming its index and the parser's message; with
     ``errors="mask"`` the result is ``(planes, ok)``, ``ok`` a bool array, bad rows all zero.
     The texts are copied or held before the GIL is released, so another thread may change
-    ``fens`` meanwhile. Ctrl-C raises KeyboardInterrupt after the chunk (32768 positions)
+    ``fens`` meanwhile. Ctrl-C raises KeyboardInterrupt after the chunk (8192 positions)
     being computed, whose message says how many rows of ``out`` were written: the rows after
     them are untouched (with a reused ``out``, they still hold the previous batch).
     """

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The CPython extension's shared parts: argument conversions, the analysis dict, interrupts
- * while the GIL is released, and the numpy set-up of the files that use it. The extension is
- * thin: every answer comes from the C library. */
+/* The CPython extension's shared parts (defined in _common.c): argument conversions, the
+ * analysis dict, interrupts while the GIL is released, and the numpy set-up of the files that
+ * use it. The extension is thin: every answer comes from the C library. */
 #ifndef DFPY_COMMON_H
 #define DFPY_COMMON_H
 
@@ -25,6 +25,8 @@ const char *dfpy_text(PyObject *o, Py_ssize_t *len, const char *what);
 int dfpy_parse_fen(df_board *b, PyObject *fen, int chess960);
 /* A board that has a legal move tree, or -1 with ValueError naming the side in check. */
 int dfpy_need_playable(const df_board *b);
+/* dict[key] = value, taking the reference to value (NULL: an error already set): 0, or -1. */
+int dfpy_put(PyObject *dict, const char *key, PyObject *value);
 /* The dict of one line of `dirfill analyze --json`, sets as ints. */
 PyObject *dfpy_analysis(const df_board *b);
 /* A move as a new str (UCI). */
@@ -63,10 +65,10 @@ int dfpy_board_of(PyObject *o, df_board *out);
 int dfpy_add_board(PyObject *module);
 int dfpy_add_pgn(PyObject *module);
 int dfpy_add_stream(PyObject *module);
-int dfpy_add_shared(PyObject *module);
+int dfpy_add_shm_batches(PyObject *module);
 extern PyMethodDef dfpy_planes_methods[];
 extern PyMethodDef dfpy_pgn_methods[];
 extern PyMethodDef dfpy_stream_methods[];
-extern PyMethodDef dfpy_shared_methods[];
+extern PyMethodDef dfpy_shm_batches_methods[];
 
 #endif

@@ -10,7 +10,7 @@
 /* ---- columns ---- */
 
 /* Faults in the whole pages of [p, p + bytes) writable without writing them (advice: may fail):
- * in this VM a fault a page, as rows are first written, cost more than the pages' clearing. */
+ * in a VM a fault a page, as rows are first written, cost more than the pages' clearing. */
 static void populate_pages(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
@@ -74,7 +74,7 @@ static struct {
 
 /* Regions below this come from malloc: a small batch (batch_size of a few rows) is one of many
  * that a game fills at once, and a mapping each, given back with munmap (a TLB shootdown across
- * the CPUs), cost 15x the time of its rows. */
+ * the CPUs), cost far more than its rows. */
 enum { SMALL_REGION = 64 << 10 };
 
 static void *region_take(size_t bytes)

@@ -128,7 +128,7 @@ df_pgn_action dfpy_sink_begin(void *sink, const df_pgn_game *g);
 df_pgn_action dfpy_sink_end(void *sink, const df_pgn_game *g);
 
 /* The visitor's ply: a row. Inline: the serial reader's visitor calls it once a position, where
- * the call's own cost is a tenth of the row's. */
+ * the call's own cost is not small beside the row's. */
 static inline void dfpy_sink_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
 {
     dfpy_sink *s = ctx;

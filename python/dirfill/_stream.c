@@ -27,8 +27,8 @@
 /* pgn_positions reserves address space for this many rows (fewer if it cannot: the columns
  * then grow by mremap, which moves pages, not bytes). The peak memory is then the rows' pages,
  * never a regrowth's old and new copies at once (realloc doubling peaks at up to 2x the
- * output; a first pass to count the rows would read the input twice): 1.07x its arrays on a
- * 1 GB file (two threads), 1.13x on 73 MB with one thread, the headers' dicts most of the rest. */
+ * output; a first pass to count the rows would read the input twice): little more than its
+ * arrays, the headers' dicts most of the rest. */
 #define RESERVE ((size_t)1 << 31)
 enum { QUEUE = 2 };
 
@@ -310,11 +310,11 @@ static void keep_exception(stream *st)
 }
 
 /* threads == 1: the reader on this thread, its visitor writing each row in place (a row written
- * once, as the C reader's own sinks do; a copy into a batch was a sixth of what the Python path
- * cost over the C reader), games and lines numbered by the reader as the stream numbers them.
- * pgn_batches: into the batch being filled, queued when a game ends with batch_size rows or more
- * in it. pgn_positions: into the columns that become its arrays (a sink copied into them every
- * 1,024 rows had kept it at a quarter of the C reader's rate). */
+ * once, as the C reader's own sinks do; a copy into a batch was a sizeable share of what the
+ * Python path cost over the C reader), games and lines numbered by the reader as the stream
+ * numbers them. pgn_batches: into the batch being filled, queued when a game ends with batch_size
+ * rows or more in it. pgn_positions: into the columns that become its arrays (a sink copied into
+ * them every so many rows had kept it far below the C reader's rate). */
 enum { SERIAL_BLOCK = 1 << 20 };
 
 static df_pgn_action batch_begin(void *ctx, const df_pgn_game *g)
@@ -351,7 +351,7 @@ static bool batch_split(stream *st)
     for (size_t from = size; ok && from < n; from += size) {
         const size_t to = n - from < size ? n : from + size;
         /* Only the last, if short, goes on filling: the full ones need no slack (with a small
-         * batch_size a game makes many, and a mapping of slack each cost 15x the time). */
+         * batch_size a game makes many, and a mapping of slack each cost far more time). */
         batch *b = batch_new(st, to - from < size ? size + SLACK : size);
         if (!(ok = b != NULL)) break;
         dfpy_rows_append(&b->sink.rows, &full->sink.rows, from, to, 0);

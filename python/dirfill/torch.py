@@ -15,8 +15,8 @@ The input is split between the DataLoader's workers and the processes of a distr
 (rank and world size from ``torch.distributed`` when it is initialized, or given): by whole
 files when there are at least as many files as shares, else by byte range inside plain files
 at exact game boundaries (:func:`dirfill.pgn_cuts`, the threaded reader's rule; finding a cut
-skims the file up to it, about a quarter of the time of reading that part), so that every
-position of the input is given exactly once, whatever the number of workers and processes.
+skims the file up to it, much faster than reading that part), so that every position of the
+input is given exactly once, whatever the number of workers and processes.
 Compressed files (.zst, .gz) are split by file only.
 
 A worker hands its batches to the main process through shared memory of its own that it
@@ -188,12 +188,12 @@ class PGNDataset(IterableDataset):
 
     def shards(self, share, shares):
         """The parts share (of shares) reads: a list of (file index, path, (start, end, first
-        line) or None for the whole file, first game). Every byte of the input belongs to one share. With at least as many
-        (non-empty) files as shares, each share reads whole files (the largest first, each to
+        line) or None for the whole file, first game). Every byte of the input belongs to one
+        share. With at least as many (non-empty) files as shares, each share reads whole files (the largest first, each to
         the share with the fewest bytes so far); with fewer, the bytes are cut in equal parts, a
         plain file's parts beginning and ending at exact game boundaries (finding a cut skims
-        the file up to it, about a quarter of the time of reading it: files are not cut when
-        they need not be)."""
+        the file up to it, much faster than reading it: files are not cut when they need not
+        be)."""
         sizes = [os.path.getsize(p) for p in self.sources]
         if sum(1 for size in sizes if size) >= shares:
             load, owner = [0] * shares, {}

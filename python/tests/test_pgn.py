@@ -194,7 +194,7 @@ def test_headers_repeated_values():
 
 
 def test_files_other_programs_write():
-    """What a differential campaign against python-chess found (0.4.8), read from Python as the
+    """What a differential campaign against python-chess found, read from Python as the
     C tests read it: files joined by cat (a byte order mark between games), a comment between
     tag pairs, a % line in a variation, a NAG glued to a move, a clock wrapped onto the next
     line (CRLF), a backslash that escapes nothing, Variant "chess"."""
@@ -232,7 +232,7 @@ def test_bad_sources():
 def test_ctrl_c(tmp_path, threads):
     # An input without end for as long as it matters, a pipe that a thread keeps writing games
     # into, so that the read is still going when the signal comes however fast the machine (a
-    # 68 MB file was read whole in under the 0.2 s, and the KeyboardInterrupt came after the
+    # big file can be read whole within the 0.2 s, and then the KeyboardInterrupt comes after the
     # call). After 10 s it ends: a read that misses the signal then returns, and fails the bound.
     pipe = tmp_path / "endless.pgn"
     os.mkfifo(pipe)
@@ -266,7 +266,7 @@ def test_ctrl_c(tmp_path, threads):
     t.join()
     writer.join(5)
     assert not writer.is_alive()
-    # The issue's bound (0.5 s): it polls every 20 ms, but on a loaded 2-vCPU machine the
-    # threads wait for a CPU (0.2 s was missed there, the code the same).
+    # The bound (0.5 s) is loose beside the polling every 20 ms: on a loaded 2-vCPU machine the
+    # threads wait for a CPU, and a tighter bound failed there with correct code.
     bound = 1.0 if os.environ.get("DIRFILL_SANITIZED") else 0.5
     assert caught - sent[0] < bound

@@ -53,7 +53,7 @@ def whole():
 
 
 # Batches of one and of seven rows are read from less text: a batch per row or so is Python's
-# work, and over BIG these two took 40 of make test-asan's 97 s of pytest.
+# work, and over BIG these two took a large part of make test-asan's pytest time.
 SMALL = (BAD + TEXT).encode()
 
 
@@ -411,7 +411,7 @@ def test_byte_range_errors_have_the_file_lines(tmp_path, threads):
         dirfill.pgn_positions(str(path), byte_range=(a, b), first_line=0)
 
 
-# ---- batches through shared memory (_shared.c) ----
+# ---- batches through shared memory (_shm_batches.c) ----
 
 def pack(arrays):
     """(handle, offsets, (pid, fd, id, size, kept)) of arrays packed into a region and sent."""

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""The README's Python examples run as written: each ```python block of README.md in a fresh
-interpreter, in a directory that holds every PGN file it names (games written here, with rating
-tags so that its filters keep some), after a preamble that defines only what a reader brings (a
-few FENs). After a block, every name its `for` loops bind must be bound: a loop that never ran
+"""The guides' Python examples run as written: each ```python block of README.md and of the
+docs (docs/*.md) in a fresh interpreter, in a directory that holds every PGN file it names
+(games written here, with rating tags so that its filters keep some), after a preamble that
+defines only what a reader brings (a few FENs). After a block, every name its `for` loops bind must be bound: a loop that never ran
 (a filter that keeps nothing, an empty file) fails too. The PyTorch block runs in test_torch.py
 (torch_blocks), where torch is required."""
 import ast
@@ -17,8 +17,9 @@ import pytest
 
 from test_pgn import TEXT
 
-README = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                      "README.md")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GUIDES = [os.path.join(ROOT, "README.md")] + sorted(
+    os.path.join(ROOT, "docs", f) for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
 PREAMBLE = ("import dirfill\n"
             "fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3'\n"
             "fens = [fen, dirfill.Board().fen()]\n")
@@ -26,9 +27,12 @@ FILE = re.compile(r"[\"']([\w.-]+\.pgn(?:\.zst|\.gz)?)[\"']")
 
 
 def blocks():
-    """The README's ```python blocks, in order."""
-    text = open(README, encoding="utf-8").read()
-    return re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+    """The ```python blocks of the README and the docs, in order."""
+    found = []
+    for path in GUIDES:
+        text = open(path, encoding="utf-8").read()
+        found += re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+    return found
 
 
 def rated(text):
@@ -75,7 +79,7 @@ def run_block(code, where):
                           capture_output=True, text=True, timeout=300)
 
 
-def test_the_readme_has_its_examples():
+def test_the_guides_have_their_examples():
     found = blocks()
     assert len(found) >= 4
     assert any("pgn_batches" in b for b in found) and any("PGNDataset" in b for b in found)

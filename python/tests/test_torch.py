@@ -234,10 +234,10 @@ def test_planes_computed_last_into_the_batch(files, workers):
 
 
 def test_readme_torch_block_runs(tmp_path):
-    """The README's PyTorch example as written (test_readme.py runs its other blocks)."""
+    """The PyTorch example of docs/python.md as written (test_readme.py runs the other blocks)."""
     from test_readme import run_block, torch_blocks
     blocks = torch_blocks()
     assert blocks
     for code in blocks:
         r = run_block(code, str(tmp_path))
-        assert r.returncode == 0, "README block:\n%s\n%s" % (code, r.stderr)
+        assert r.returncode == 0, "guide block:\n%s\n%s" % (code, r.stderr)

@@ -144,7 +144,7 @@ static inline void df__square_rays2(df_rays *out, df_square sq, df_bb occ_orth, 
 /* King scans in vector registers (king_scans_tpl.h runs the same logic lane by lane):
  * per-lane masks by compares, and one 4x4 OR reduction for the four outputs. */
 #define DF__HAVE_KING_SCANS
-#include "../king_scans_tpl.h"
+#include "fill/king_scans_tpl.h"
 
 static inline simde__m256i df__is_zero(simde__m256i x)
 {
@@ -236,6 +236,6 @@ static inline df_bb df__discover_scan(df_square eksq, df_bb own, df_bb enemy, df
     return result;
 }
 
-#include "../expand_avx2.h"
-#include "../pgn/skim_avx2.h"
-#include "../backend_tpl.h"
+#include "expand.h"
+#include "pgn_skim.h"
+#include "backend_tpl.h"

@@ -87,7 +87,7 @@ static inline v8 df__alternate(df_bb orth, df_bb diag)
 
 /* Eight sets into a df_rays as two 256-bit stores: a df_rays need only be 8-byte aligned, and
  * a 512-bit store that straddles a cache line is split, after which the narrow loads that read
- * the sets back are not forwarded from it (measured: twice the time of slider_union). */
+ * the sets back are not forwarded from it (measured: slider_union much slower). */
 static inline void df__store8(df_bb *out, v8 x)
 {
     simde_mm256_storeu_si256((simde__m256i *)out, simde_mm512_castsi512_si256(x));
@@ -95,7 +95,7 @@ static inline void df__store8(df_bb *out, v8 x)
 }
 
 /* ...and read back the same way: a 512-bit load over two narrower stores is not forwarded
- * either (measured: xrays after slider_rays 7.2 -> 13.3 ns with one wide load). */
+ * either (measured: xrays after slider_rays much slower with one wide load). */
 static inline v8 df__load8(const df_bb *in)
 {
     return simde_mm512_inserti64x4(
@@ -182,7 +182,7 @@ static inline void df__square_rays2(df_rays *out, df_square sq, df_bb occ_orth, 
  * decisions are test masks, each output a zero-masked move, and one 8x4 OR reduction gives
  * the four sets of the first pass. */
 #define DF__HAVE_KING_SCANS
-#include "../king_scans_tpl.h"
+#include "fill/king_scans_tpl.h"
 
 static inline simde__mmask8 df__nonzero(v8 x) { return simde_mm512_test_epi64_mask(x, x); }
 /* Lanes holding exactly one square: x & (x - 1) is zero, x is not. */
@@ -366,8 +366,8 @@ static inline void df__attack_map(df_attack_map *m, const df_board *b, df_color 
     m->twice = m->count[1] | m->count[2] | m->count[3] | m->count[4];
 }
 
-#include "../expand_avx2.h"
-/* The PGN skimmer classifies its blocks with AVX-512BW, in a file of its own (skim_bw.h). */
-#include "skim_bw.h"
+#include "avx2/expand.h"
+/* The PGN skimmer classifies its blocks with AVX-512BW, in a file of its own (pgn_skim.h). */
+#include "pgn_skim.h"
 #define DF__PGN_SKIM DF__PGN_SKIM_BW
-#include "../backend_tpl.h"
+#include "backend_tpl.h"

@@ -8,7 +8,7 @@
 
 #include <stdatomic.h>
 
-#include "../backend.h"
+#include "backend.h"
 
 /* The entries, one line each: X(return type, name, parameters, arguments). */
 #define DF__LOOKUP_ENTRIES(X)                                                                      \

@@ -4,7 +4,7 @@
  *     static inline df_bb df__rook(df_square sq, df_bb occ);
  *     static inline df_bb df__bishop(df_square sq, df_bb occ);
  * (a rook's and a bishop's attacks from sq through occ), then includes this file once. */
-#include "../make_move.h"
+#include "chess/make_move.h"
 
 static df_bb l_attackers_to(const df_board *b, df_square sq, df_bb occ)
 {

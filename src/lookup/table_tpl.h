@@ -18,8 +18,8 @@ static inline df_bb df__slider_attacks(df_square sq, df_bb occ, bool orth, bool 
     return (orth ? df__rook(sq, occ) : 0) | (diag ? df__bishop(sq, occ) : 0);
 }
 
-#include "../attackers_tpl.h"
-#include "../see_tpl.h"
+#include "fill/attackers_tpl.h"
+#include "chess/see_tpl.h"
 
 static void l_attackers_to_all(df_bb out[64], const df_board *b) { df__attackers_to_all(out, b); }
 static int l_see(const df_board *b, df_move m) { return df__see(b, m); }

@@ -11,9 +11,9 @@
 
 #include "dirfill.h"
 #include "backend.h"
-#include "make_move.h"
-#include "find.h"
-#include "command.h"
+#include "chess/make_move.h"
+#include "scalar/byte_search.h"
+#include "eval_clock.h"
 #include "internal.h"
 
 /* Where the scanner stands. */
@@ -34,6 +34,18 @@ enum {
     ST_VAR_COMMENT   /* in {...} inside a variation */
 };
 
+/* Where the comment scanner stands with respect to a [%...] command (eval_clock.h). */
+enum df__command_state {
+    CMD_NONE,    /* comment text */
+    CMD_BRACKET, /* after a '[' */
+    CMD_TEXT     /* after "[%": the command's text is captured */
+};
+
+/* A UTF-8 byte order mark, skipped at the input's start and at a line's start between games.
+ * The reader's bom counts its bytes matched so far; BOM_SETTLED: none is looked for. */
+static const char df__bom[3] = {'\xef', '\xbb', '\xbf'};
+enum { BOM_SETTLED = sizeof df__bom };
+
 struct df_pgn_reader {
     unsigned flags;
     int state, after_line; /* after_line: where a line comment returns */
@@ -41,7 +53,7 @@ struct df_pgn_reader {
     const char *feed_base; /* the feed's first byte: offsets are counted from it */
     bool line_start;       /* the next byte starts a line */
     bool stopped;
-    uint8_t bom;                /* bytes of a UTF-8 byte order mark matched; 3: none expected */
+    uint8_t bom;                /* bytes of a UTF-8 byte order mark matched, or BOM_SETTLED */
     bool bracket_at_line_start; /* a comment or variation line began with '[' */
     df_pgn_stats stats;
     uint64_t next_game;
@@ -64,8 +76,7 @@ struct df_pgn_reader {
     bool maybe_new_game;
     uint64_t bracket_offset, bracket_line;
 
-    /* A [%...] command in a comment: 0 none, 1 after '[', 2 capturing after "[%". */
-    int cmd_state;
+    enum df__command_state cmd_state; /* a [%...] command in a comment */
     char cmd[48];
     uint32_t cmd_len;
     uint32_t depth;     /* variation depth */
@@ -114,9 +125,9 @@ void df_pgn_reader_reset(df_pgn_reader *r, unsigned flags, uint64_t first_game, 
     r->open = r->pending = r->skim = false;
     r->tok_len = 0;
     r->depth = 0;
-    r->cmd_state = 0;
+    r->cmd_state = CMD_NONE;
     /* A byte order mark is looked for at the input's start, not in a piece of its middle. */
-    r->bom = first_offset == 0 ? 0 : 3;
+    r->bom = first_offset == 0 ? 0 : BOM_SETTLED;
 }
 
 void df_pgn_reader_set_filter(df_pgn_reader *r, const df_pgn_filter *f) { r->filter = f; }
@@ -139,7 +150,7 @@ bool df__pgn_cut_ok(const df_pgn_reader *r)
     case ST_VAR_COMMENT:
         return true;
     case ST_COMMENT:
-        return r->cmd_state != 2; /* a '[' inside a [%...] command is its text */
+        return r->cmd_state != CMD_TEXT; /* a '[' inside a [%...] command is its text */
     default:
         return false; /* a tag section: '[' is another tag of the same game */
     }
@@ -810,380 +821,412 @@ static const char *comment_on_line(df_pgn_reader *r, const char *p, const char *
     return close + 1;
 }
 
-static const char df__bom[3] = {'\xef', '\xbb', '\xbf'};
+/* The byte c at p was consumed (the line counts follow it): the next one is p + 1. */
+static inline const char *consumed(df_pgn_reader *r, const char *p, char c)
+{
+    r->line_start = c == '\n';
+    r->line += c == '\n';
+    return p + 1;
+}
 
-/* Each state consumes as long a run of bytes as it can; a byte that changes the state is
- * handled by the next round. r->line counts the newlines consumed, r->line_start says whether
- * the last byte consumed was one. */
+/* Each scan_* function below reads a run of bytes in one state and returns where the next
+ * round starts: after the byte that changed the state (consumed), or at a byte the next state
+ * must see again. r->line counts the newlines consumed, r->line_start says whether the last
+ * byte consumed was one. */
+
+/* Between games, in a tag section between tag pairs, and in movetext between tokens: white
+ * space and the main line's tokens, fast. Runs of them are read here, each token where it
+ * stands, without a round of the scanner each. */
+static const char *scan_between_tokens(df_pgn_reader *r, const char *p, const char *end,
+                                       const df_pgn_visitor *v)
+{
+    bool line_start = r->line_start;
+    char c = *p;
+    int cls = df__class[(unsigned char)c];
+    for (;;) {
+        if (cls == C_SPACE || cls == C_NEWLINE || cls == C_DOT) {
+            const char *q = p;
+            const uint64_t line = r->line;
+            for (; q < end; q++) {
+                cls = df__class[(unsigned char)*q];
+                if (cls == C_NEWLINE)
+                    r->line++;
+                else if (cls != C_SPACE && cls != C_DOT)
+                    break;
+            }
+            if (q > p) r->line_start = q[-1] == '\n';
+            if (r->state == ST_TAGS) r->tag_newlines += (uint32_t)(r->line - line);
+            p = q;
+            if (p == end || r->state != ST_MOVES || r->skim) return p;
+            c = *p;
+            line_start = r->line_start;
+        }
+        if (cls == C_LBRACE && r->state == ST_MOVES && !r->skim) {
+            const char *q = comment_on_line(r, p, end);
+            if (!q) break; /* for the comment state */
+            r->line_start = false;
+            p = q;
+            if (p == end) return p;
+            c = *p;
+            line_start = false;
+            cls = df__class[(unsigned char)c];
+            continue;
+        }
+        if (r->state != ST_MOVES || cls != C_TOKEN || (c == '%' && line_start)) break;
+        const char *q = p + 1;
+        while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
+        if (q == end) break; /* it may go on in the next piece: read below */
+        if (q - p <= DF_PGN_TOKEN_MAX && all_digits(p, (uint32_t)(q - p))) {
+            /* A move number: nothing to do (token_done) but to be the last token, whose line
+             * a game without its result names, as when it is read in pieces. */
+            r->line_start = false;
+            r->tok_line = r->line;
+        } else {
+            token_at(r, v, p, q);
+        }
+        p = q;
+        if (r->state != ST_MOVES || r->stopped) return p;
+        c = *p;
+        line_start = false;
+        cls = df__class[(unsigned char)c];
+    }
+    if ((c == '%' && line_start) || cls == C_SEMI) {
+        r->after_line = r->state;
+        r->state = ST_LINE_COMMENT;
+        return consumed(r, p, c);
+    }
+    if (cls == C_LBRACKET) {
+        if (r->state == ST_TAGS) {
+            tag_begin(r);
+            r->maybe_new_game = r->tag_newlines >= 2 && line_start;
+            r->bracket_offset = offset_of(r, p);
+            r->state = ST_TAG_NAME;
+        } else {
+            new_game_at_bracket(r, v, offset_of(r, p));
+        }
+        return consumed(r, p, c);
+    }
+    if (cls == C_LBRACE && r->state != ST_MOVES) {
+        /* A comment between games belongs to none; one between tag pairs (not PGN, but
+         * written) leaves the section open: the tags after it are the same game's. */
+        r->state = ST_VAR_COMMENT;
+        r->depth = 0;
+        r->open_line = r->line;
+        return consumed(r, p, c);
+    }
+    if (r->state == ST_OUT && line_start && c == df__bom[0] && r->feed_base != df__bom) {
+        /* A byte order mark at a line's start between games: files joined by cat. Its bytes
+         * are skipped; when the input's piece ends inside it, the next feed goes on matching it
+         * as at the input's start (bom_unmatched reads them as text after all if they are not
+         * one, with this test off). */
+        size_t k = 1;
+        while (k < BOM_SETTLED && p + k < end && p[k] == df__bom[k]) k++;
+        if (k == BOM_SETTLED || p + k == end) {
+            r->bom = (uint8_t)k;
+            return p + k;
+        }
+    }
+    if (r->state == ST_OUT) game_open(r, offset_of(r, p));
+    if (!r->in_movetext) tags_done(r, v);
+    if (r->stopped) return consumed(r, p, c);
+    r->state = ST_MOVES;
+    if (cls == C_LBRACE) {
+        r->state = ST_COMMENT;
+        r->cmd_state = CMD_NONE;
+        r->open_line = r->line;
+    } else if (cls == C_LPAREN) {
+        r->state = ST_VARIATION;
+        r->depth = 1;
+        r->open_line = r->line;
+    } else if (cls == C_RPAREN || cls == C_RBRACE || cls == C_RBRACKET) {
+        r->tok_line = r->line;
+        token_error(r, p, 1, cls == C_RPAREN ? "')' without '('" : "unexpected bracket");
+    } else {
+        /* A token: '*' is one (a result), '$' starts one (a NAG). Read where it stands when
+         * it ends in this piece of input (the usual case), else copied. The delimiter after it
+         * is scanned again, between tokens. */
+        const char *q = p + 1;
+        if (cls != C_STAR)
+            while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
+        if (q == end && cls != C_STAR) {
+            const size_t n = (size_t)(q - p);
+            r->tok_line = r->line;
+            r->tok_offset = offset_of(r, p);
+            r->line_start = false;
+            r->tok_len = (uint32_t)(n < DF_PGN_TOKEN_MAX ? n : DF_PGN_TOKEN_MAX);
+            memcpy(r->tok, p, r->tok_len);
+            r->tok_long = n > DF_PGN_TOKEN_MAX;
+            r->state = ST_TOKEN;
+        } else {
+            token_at(r, v, p, q);
+        }
+        return q;
+    }
+    return consumed(r, p, c);
+}
+
+/* The rest of a token that began in an earlier piece of input; its delimiter is scanned
+ * again, between tokens. */
+static const char *scan_token_rest(df_pgn_reader *r, const char *p, const char *end,
+                                   const df_pgn_visitor *v)
+{
+    const char *q = p;
+    while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
+    const size_t n = (size_t)(q - p), room = DF_PGN_TOKEN_MAX - r->tok_len;
+    memcpy(r->tok + r->tok_len, p, n < room ? n : room);
+    r->tok_len += (uint32_t)(n < room ? n : room);
+    r->tok_long |= n > room;
+    if (n) r->line_start = false;
+    if (q == end) return q;
+    r->state = ST_MOVES;
+    token_done(r, v, r->tok, r->tok_len, r->tok_long);
+    return q;
+}
+
+/* A tag pair after its '[': the name, the quoted value with its escapes, the ']'. */
+static const char *scan_tag(df_pgn_reader *r, const char *p, const char *end,
+                            const df_pgn_visitor *v)
+{
+    const char c = *p;
+    switch (r->state) {
+    case ST_TAG_NAME:
+        if (r->name_len == 0) {
+            const char *q = tag_pair(r, v, p, end);
+            if (q) return q;
+        }
+        if (is_name_char(c)) {
+            tag_put(r, c);
+            r->name_len++;
+            break;
+        }
+        if (r->name_len) {
+            tag_name_done(r, v);
+            if (r->stopped) break;
+        }
+        if (is_blank(c) && r->name_len) {
+            r->state = ST_TAG_PRE;
+        } else if (!is_blank(c)) {
+            game_error(r, r->line, "tag: '%c' in a tag name", c >= 32 && c < 127 ? c : '?');
+            r->state = c == '\n' ? ST_TAGS : ST_TAG_JUNK;
+        }
+        break;
+    case ST_TAG_PRE:
+        if (c == '"')
+            r->state = ST_TAG_VALUE;
+        else if (!is_blank(c)) {
+            game_error(r, r->line, "tag %.*s: no quoted value", (int)r->name_len,
+                       r->arena + r->tag_start);
+            r->state = c == '\n' ? ST_TAGS : ST_TAG_JUNK;
+        }
+        break;
+    case ST_TAG_VALUE: {
+        /* The value's bytes up to a quote or a backslash, fast. */
+        const char *q = p;
+        while (q < end && *q != '"' && *q != '\\') {
+            r->line += *q == '\n';
+            q++;
+        }
+        const size_t n = (size_t)(q - p);
+        tag_put_bytes(r, p, n);
+        if (n) r->line_start = q[-1] == '\n';
+        if (q == end) return q;
+        r->state = *q == '\\' ? ST_TAG_ESCAPE : ST_TAG_POST;
+        return consumed(r, q, *q);
+    }
+    case ST_TAG_ESCAPE:
+        /* Only '\\' and '"' are escapes; before anything else the backslash is kept as written
+         * (a Windows path in a Source tag). */
+        if (c != '"' && c != '\\') tag_put(r, '\\');
+        tag_put(r, c);
+        r->state = ST_TAG_VALUE;
+        break;
+    case ST_TAG_POST:
+        if (c == ']') {
+            tag_end(r);
+            r->state = ST_TAGS;
+        } else if (!is_blank(c)) {
+            game_error(r, r->line, "tag %.*s: no ']' after the value", (int)r->name_len,
+                       r->arena + r->tag_start);
+            r->state = c == '\n' ? ST_TAGS : ST_TAG_JUNK;
+        }
+        break;
+    default: /* ST_TAG_JUNK */
+        if (c == ']' || c == '\n') r->state = ST_TAGS;
+        break;
+    }
+    return consumed(r, p, c);
+}
+
+/* A line of a comment or variation that starts with '[' and a letter is a tag: a new game
+ * (recover). true when c was that letter, taken as the tag name's first byte. */
+static bool bracket_starts_a_game(df_pgn_reader *r, const df_pgn_visitor *v, const char *p,
+                                  const char *what)
+{
+    r->bracket_at_line_start = false;
+    if (!is_letter(*p)) return false;
+    recover(r, v, what, offset_of(r, p) - 1);
+    if (!r->stopped) {
+        tag_put(r, *p);
+        r->name_len++;
+    }
+    return true;
+}
+
+/* A comment of the main line, {...}: its text in a loop of its own, its [%...] commands
+ * captured for the ply before it. A newline, the closing '}' and a '[' at the start of a line
+ * are left to the end of the loop (line counts, recovery). */
+static const char *scan_comment(df_pgn_reader *r, const char *p, const char *end,
+                                const df_pgn_visitor *v)
+{
+    bool line_start = r->line_start;
+    char c = *p;
+    if (r->bracket_at_line_start && bracket_starts_a_game(r, v, p, "comment"))
+        return consumed(r, p, c);
+    for (;;) {
+        if (r->cmd_state == CMD_NONE) {
+            /* Comment text up to '}', '[' or a newline, fast. */
+            const char *q = df__find3(p, end, '}', '[', '\n');
+            if (q > p) r->line_start = line_start = false;
+            p = q;
+            /* "[%" not at a line start: a command begins (a round of the loop a byte
+             * otherwise). */
+            if (end - q > 2 && q[0] == '[' && q[1] == '%' && !line_start) {
+                r->cmd_state = CMD_TEXT;
+                r->cmd_len = 0;
+                p = q + 2;
+                continue;
+            }
+        } else if (r->cmd_state == CMD_TEXT) {
+            /* A command's text ("eval 0.17") up to ']', '}' or a newline: read where it stands
+             * when its ']' is in this piece of input (the usual case). */
+            if (r->cmd_len == 0) {
+                const char *q = df__find3(p, end, ']', '}', '\n');
+                if (q < end && *q == ']' && (size_t)(q - p) <= sizeof r->cmd) {
+                    if (r->pending) df__pgn_read_command(p, (size_t)(q - p), &r->ply);
+                    r->cmd_state = CMD_NONE;
+                    r->line_start = line_start = false;
+                    p = q + 1;
+                    if (p == end) return p;
+                    continue;
+                }
+            }
+            /* Else copied, a byte that does not fit left to the test below. */
+            const char *q = p;
+            const size_t room = sizeof r->cmd - r->cmd_len;
+            while (q < end && (size_t)(q - p) < room && *q != ']' && *q != '}' && *q != '\n') q++;
+            memcpy(r->cmd + r->cmd_len, p, (size_t)(q - p));
+            r->cmd_len += (uint32_t)(q - p);
+            if (q > p) r->line_start = line_start = false;
+            p = q;
+        }
+        if (p == end) return p;
+        c = *p;
+        if (c == '}') {
+            r->state = ST_MOVES;
+            return consumed(r, p, c);
+        }
+        if (r->cmd_state == CMD_TEXT) {
+            if (c == ']') {
+                if (r->pending) df__pgn_read_command(r->cmd, r->cmd_len, &r->ply);
+                r->cmd_state = CMD_NONE;
+            } else if (r->cmd_len < sizeof r->cmd) {
+                r->cmd[r->cmd_len++] = c;
+            } else {
+                r->cmd_state = CMD_NONE; /* too long for a command we read */
+            }
+        } else if (c == '[') {
+            r->cmd_state = CMD_BRACKET;
+            r->bracket_at_line_start = line_start;
+        } else {
+            r->cmd_state = r->cmd_state == CMD_BRACKET && c == '%' ? CMD_TEXT : CMD_NONE;
+            r->cmd_len = 0;
+        }
+        if (c == '\n' || r->bracket_at_line_start) return consumed(r, p, c);
+        r->line_start = line_start = false; /* c consumed here */
+        if (++p == end) return p;
+    }
+}
+
+/* ';' to the end of the line, or a '%' escape line: skipped to its newline, which is consumed
+ * here. */
+static const char *scan_line_comment(df_pgn_reader *r, const char *p, const char *end)
+{
+    const char *q = memchr(p, '\n', (size_t)(end - p));
+    if (!q) {
+        r->line_start = false;
+        return end;
+    }
+    r->state = r->after_line;
+    return consumed(r, q, '\n');
+}
+
+/* A variation (...) at depth r->depth, or a comment inside one (or between games, or between
+ * tag pairs, at depth 0): skipped a byte at a time, a '[' at a line's start watched for. */
+static const char *scan_variation(df_pgn_reader *r, const char *p, const df_pgn_visitor *v)
+{
+    const bool line_start = r->line_start;
+    const char c = *p;
+    if (r->bracket_at_line_start &&
+        bracket_starts_a_game(r, v, p, r->state == ST_VARIATION ? "variation" : "comment"))
+        return consumed(r, p, c);
+    if (r->state == ST_VAR_COMMENT) {
+        if (c == '}')
+            r->state = r->depth         ? ST_VARIATION
+                       : !r->open       ? ST_OUT
+                       : r->in_movetext ? ST_MOVES
+                                        : ST_TAGS;
+        else if (c == '[' && line_start)
+            r->bracket_at_line_start = true;
+    } else if (c == '(') {
+        r->depth++;
+    } else if (c == ')') {
+        if (--r->depth == 0) r->state = ST_MOVES;
+    } else if (c == '{') {
+        r->state = ST_VAR_COMMENT;
+    } else if (c == ';' || (c == '%' && line_start)) { /* as in the main line */
+        r->after_line = ST_VARIATION;
+        r->state = ST_LINE_COMMENT;
+    } else if (c == '[' && line_start) {
+        r->bracket_at_line_start = true;
+    }
+    return consumed(r, p, c);
+}
+
+/* The reader's state machine over [p, end): a round per run of bytes of one state. */
 static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_visitor *v)
 {
     while (p < end && !r->stopped) {
         if (r->skim) {
             if (r->state == ST_MOVES)
                 p = skim_moves(r, p, end);
-            else if (r->state == ST_COMMENT && r->cmd_state == 0 && !r->bracket_at_line_start)
+            else if (r->state == ST_COMMENT && r->cmd_state == CMD_NONE &&
+                     !r->bracket_at_line_start)
                 p = skim_comment(r, p, end);
             if (p == end) break;
         }
-        bool line_start = r->line_start;
-        char c = *p;
         switch (r->state) {
         case ST_OUT:
         case ST_TAGS:
-        case ST_MOVES: {
-            /* White space and the main line's tokens, fast: runs of them are read here, each
-             * token where it stands, without a round of the state switch each. */
-            int cls = df__class[(unsigned char)c];
-            bool next_round = false;
-            for (;;) {
-                if (cls == C_SPACE || cls == C_NEWLINE || cls == C_DOT) {
-                    const char *q = p;
-                    const uint64_t line = r->line;
-                    for (; q < end; q++) {
-                        cls = df__class[(unsigned char)*q];
-                        if (cls == C_NEWLINE)
-                            r->line++;
-                        else if (cls != C_SPACE && cls != C_DOT)
-                            break;
-                    }
-                    if (q > p) r->line_start = q[-1] == '\n';
-                    if (r->state == ST_TAGS) r->tag_newlines += (uint32_t)(r->line - line);
-                    p = q;
-                    if (p == end || r->state != ST_MOVES || r->skim) {
-                        next_round = true;
-                        break;
-                    }
-                    c = *p;
-                    line_start = r->line_start;
-                }
-                if (cls == C_LBRACE && r->state == ST_MOVES && !r->skim) {
-                    const char *q = comment_on_line(r, p, end);
-                    if (!q) break; /* for the comment state */
-                    r->line_start = false;
-                    p = q;
-                    if (p == end) {
-                        next_round = true;
-                        break;
-                    }
-                    c = *p;
-                    line_start = false;
-                    cls = df__class[(unsigned char)c];
-                    continue;
-                }
-                if (r->state != ST_MOVES || cls != C_TOKEN || (c == '%' && line_start)) break;
-                const char *q = p + 1;
-                while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
-                if (q == end) break; /* it may go on in the next piece: read below */
-                if (q - p <= DF_PGN_TOKEN_MAX && all_digits(p, (uint32_t)(q - p))) {
-                    /* A move number: nothing to do (token_done) but to be the last token, whose
-                     * line a game without its result names, as when it is read in pieces. */
-                    r->line_start = false;
-                    r->tok_line = r->line;
-                } else {
-                    token_at(r, v, p, q);
-                }
-                p = q;
-                if (r->state != ST_MOVES || r->stopped) {
-                    next_round = true;
-                    break;
-                }
-                c = *p;
-                line_start = false;
-                cls = df__class[(unsigned char)c];
-            }
-            if (next_round) continue;
-            if ((c == '%' && line_start) || cls == C_SEMI) {
-                r->after_line = r->state;
-                r->state = ST_LINE_COMMENT;
-                break;
-            }
-            if (cls == C_LBRACKET) {
-                if (r->state == ST_TAGS) {
-                    tag_begin(r);
-                    r->maybe_new_game = r->tag_newlines >= 2 && line_start;
-                    r->bracket_offset = offset_of(r, p);
-                    r->state = ST_TAG_NAME;
-                } else {
-                    new_game_at_bracket(r, v, offset_of(r, p));
-                }
-                break;
-            }
-            if (cls == C_LBRACE && r->state != ST_MOVES) {
-                /* A comment between games belongs to none; one between tag pairs (not PGN, but
-                 * written) leaves the section open: the tags after it are the same game's. */
-                r->state = ST_VAR_COMMENT;
-                r->depth = 0;
-                r->open_line = r->line;
-                break;
-            }
-            if (r->state == ST_OUT && line_start && c == df__bom[0] && r->feed_base != df__bom) {
-                /* A byte order mark at a line's start between games: files joined by cat. Its
-                 * bytes are skipped; when the input's piece ends inside it, the next feed goes
-                 * on matching it as at the input's start (bom_unmatched reads them as text
-                 * after all if they are not one, with this test off). */
-                size_t k = 1;
-                while (k < 3 && p + k < end && p[k] == df__bom[k]) k++;
-                if (k == 3 || p + k == end) {
-                    r->bom = k == 3 ? 3 : (uint8_t)k;
-                    p += k;
-                    continue;
-                }
-            }
-            if (r->state == ST_OUT) game_open(r, offset_of(r, p));
-            if (!r->in_movetext) tags_done(r, v);
-            if (r->stopped) break;
-            r->state = ST_MOVES;
-            if (cls == C_LBRACE) {
-                r->state = ST_COMMENT;
-                r->cmd_state = 0;
-                r->open_line = r->line;
-            } else if (cls == C_LPAREN) {
-                r->state = ST_VARIATION;
-                r->depth = 1;
-                r->open_line = r->line;
-            } else if (cls == C_RPAREN || cls == C_RBRACE || cls == C_RBRACKET) {
-                r->tok_line = r->line;
-                token_error(r, p, 1, cls == C_RPAREN ? "')' without '('" : "unexpected bracket");
-            } else {
-                /* A token: '*' is one (a result), '$' starts one (a NAG). Read where it
-                 * stands when it ends in this piece of input (the usual case), else copied. */
-                const char *q = p + 1;
-                if (cls != C_STAR)
-                    while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
-                if (q == end && cls != C_STAR) {
-                    const size_t n = (size_t)(q - p);
-                    r->tok_line = r->line;
-                    r->tok_offset = offset_of(r, p);
-                    r->line_start = false;
-                    r->tok_len = (uint32_t)(n < DF_PGN_TOKEN_MAX ? n : DF_PGN_TOKEN_MAX);
-                    memcpy(r->tok, p, r->tok_len);
-                    r->tok_long = n > DF_PGN_TOKEN_MAX;
-                    r->state = ST_TOKEN;
-                } else {
-                    token_at(r, v, p, q);
-                }
-                p = q;
-                continue; /* the delimiter is scanned again, between tokens */
-            }
+        case ST_MOVES:
+            p = scan_between_tokens(r, p, end, v);
             break;
-        }
-        case ST_TOKEN: {
-            /* The rest of a token that began in an earlier piece of input. */
-            const char *q = p;
-            while (q < end && df__class[(unsigned char)*q] == C_TOKEN) q++;
-            const size_t n = (size_t)(q - p), room = DF_PGN_TOKEN_MAX - r->tok_len;
-            memcpy(r->tok + r->tok_len, p, n < room ? n : room);
-            r->tok_len += (uint32_t)(n < room ? n : room);
-            r->tok_long |= n > room;
-            if (n) r->line_start = false;
-            p = q;
-            if (p == end) continue;
-            r->state = ST_MOVES;
-            token_done(r, v, r->tok, r->tok_len, r->tok_long);
-            continue; /* the delimiter is scanned again, between tokens */
-        }
-        case ST_TAG_NAME:
-            if (r->name_len == 0) {
-                const char *q = tag_pair(r, v, p, end);
-                if (q) {
-                    p = q;
-                    continue;
-                }
-            }
-            if (is_name_char(c)) {
-                tag_put(r, c);
-                r->name_len++;
-                break;
-            }
-            if (r->name_len) {
-                tag_name_done(r, v);
-                if (r->stopped) break;
-            }
-            if (is_blank(c) && r->name_len) {
-                r->state = ST_TAG_PRE;
-            } else if (!is_blank(c)) {
-                game_error(r, r->line, "tag: '%c' in a tag name", c >= 32 && c < 127 ? c : '?');
-                r->state = c == '\n' ? ST_TAGS : ST_TAG_JUNK;
-            }
-            break;
-        case ST_TAG_PRE:
-            if (c == '"')
-                r->state = ST_TAG_VALUE;
-            else if (!is_blank(c)) {
-                game_error(r, r->line, "tag %.*s: no quoted value", (int)r->name_len,
-                           r->arena + r->tag_start);
-                r->state = c == '\n' ? ST_TAGS : ST_TAG_JUNK;
-            }
-            break;
-        case ST_TAG_VALUE: {
-            /* The value's bytes up to a quote or a backslash, fast. */
-            const char *q = p;
-            while (q < end && *q != '"' && *q != '\\') {
-                r->line += *q == '\n';
-                q++;
-            }
-            const size_t n = (size_t)(q - p);
-            tag_put_bytes(r, p, n);
-            if (n) r->line_start = q[-1] == '\n';
-            p = q;
-            if (p == end) continue;
-            c = *p;
-            r->state = c == '\\' ? ST_TAG_ESCAPE : ST_TAG_POST;
-            break;
-        }
-        case ST_TAG_ESCAPE:
-            /* Only '\\' and '"' are escapes; before anything else the backslash is kept as
-             * written (a Windows path in a Source tag). */
-            if (c != '"' && c != '\\') tag_put(r, '\\');
-            tag_put(r, c);
-            r->state = ST_TAG_VALUE;
-            break;
-        case ST_TAG_POST:
-            if (c == ']') {
-                tag_end(r);
-                r->state = ST_TAGS;
-            } else if (!is_blank(c)) {
-                game_error(r, r->line, "tag %.*s: no ']' after the value", (int)r->name_len,
-                           r->arena + r->tag_start);
-                r->state = c == '\n' ? ST_TAGS : ST_TAG_JUNK;
-            }
-            break;
-        case ST_TAG_JUNK:
-            if (c == ']' || c == '\n') r->state = ST_TAGS;
+        case ST_TOKEN:
+            p = scan_token_rest(r, p, end, v);
             break;
         case ST_COMMENT:
-            if (r->bracket_at_line_start) {
-                r->bracket_at_line_start = false;
-                if (is_letter(c)) {
-                    recover(r, v, "comment", offset_of(r, p) - 1);
-                    if (r->stopped) break;
-                    tag_put(r, c);
-                    r->name_len++;
-                    break;
-                }
-            }
-            /* The comment's bytes in a loop of their own; a newline, the closing '}' and a '['
-             * at the start of a line are left to the common end of the loop (line counts,
-             * recovery). */
-            for (;;) {
-                if (r->cmd_state == 0) {
-                    /* Comment text up to '}', '[' or a newline, fast. */
-                    const char *q = df__find3(p, end, '}', '[', '\n');
-                    if (q > p) r->line_start = line_start = false;
-                    p = q;
-                    /* "[%" not at a line start: a command begins (a round of the loop a byte
-                     * otherwise). */
-                    if (end - q > 2 && q[0] == '[' && q[1] == '%' && !line_start) {
-                        r->cmd_state = 2;
-                        r->cmd_len = 0;
-                        p = q + 2;
-                        continue;
-                    }
-                } else if (r->cmd_state == 2) {
-                    /* A command's text ("eval 0.17") up to ']', '}' or a newline: read where
-                     * it stands when its ']' is in this piece of input (the usual case). */
-                    if (r->cmd_len == 0) {
-                        const char *q = df__find3(p, end, ']', '}', '\n');
-                        if (q < end && *q == ']' && (size_t)(q - p) <= sizeof r->cmd) {
-                            if (r->pending) df__pgn_read_command(p, (size_t)(q - p), &r->ply);
-                            r->cmd_state = 0;
-                            r->line_start = line_start = false;
-                            p = q + 1;
-                            if (p == end) break;
-                            continue;
-                        }
-                    }
-                    /* Else copied, a byte that does not fit left to the test below. */
-                    const char *q = p;
-                    const size_t room = sizeof r->cmd - r->cmd_len;
-                    while (q < end && (size_t)(q - p) < room && *q != ']' && *q != '}' &&
-                           *q != '\n')
-                        q++;
-                    memcpy(r->cmd + r->cmd_len, p, (size_t)(q - p));
-                    r->cmd_len += (uint32_t)(q - p);
-                    if (q > p) r->line_start = line_start = false;
-                    p = q;
-                }
-                if (p == end) break;
-                c = *p;
-                if (c == '}') {
-                    r->state = ST_MOVES;
-                    break;
-                }
-                if (r->cmd_state == 2) {
-                    if (c == ']') {
-                        if (r->pending) df__pgn_read_command(r->cmd, r->cmd_len, &r->ply);
-                        r->cmd_state = 0;
-                    } else if (r->cmd_len < sizeof r->cmd) {
-                        r->cmd[r->cmd_len++] = c;
-                    } else {
-                        r->cmd_state = 0; /* too long for a command we read */
-                    }
-                } else if (c == '[') {
-                    r->cmd_state = 1;
-                    r->bracket_at_line_start = line_start;
-                } else {
-                    r->cmd_state = r->cmd_state == 1 && c == '%' ? 2 : 0;
-                    r->cmd_len = 0;
-                }
-                if (c == '\n' || r->bracket_at_line_start) break;
-                r->line_start = line_start = false; /* c consumed here */
-                if (++p == end) break;
-            }
-            if (p == end) continue;
+            p = scan_comment(r, p, end, v);
             break;
-        case ST_LINE_COMMENT: {
-            const char *q = memchr(p, '\n', (size_t)(end - p));
-            if (!q) {
-                if (p < end) r->line_start = false;
-                p = end;
-                continue;
-            }
-            p = q;
-            c = '\n';
-            r->state = r->after_line;
-            break; /* the newline is consumed below */
-        }
+        case ST_LINE_COMMENT:
+            p = scan_line_comment(r, p, end);
+            break;
         case ST_VARIATION:
         case ST_VAR_COMMENT:
-            if (r->bracket_at_line_start) {
-                r->bracket_at_line_start = false;
-                if (is_letter(c)) {
-                    recover(r, v, r->state == ST_VARIATION ? "variation" : "comment",
-                            offset_of(r, p) - 1);
-                    if (r->stopped) break;
-                    tag_put(r, c);
-                    r->name_len++;
-                    break;
-                }
-            }
-            if (r->state == ST_VAR_COMMENT) {
-                if (c == '}')
-                    r->state = r->depth         ? ST_VARIATION
-                               : !r->open       ? ST_OUT
-                               : r->in_movetext ? ST_MOVES
-                                                : ST_TAGS;
-                else if (c == '[' && line_start)
-                    r->bracket_at_line_start = true;
-                break;
-            }
-            if (c == '(')
-                r->depth++;
-            else if (c == ')') {
-                if (--r->depth == 0) r->state = ST_MOVES;
-            } else if (c == '{')
-                r->state = ST_VAR_COMMENT;
-            else if (c == ';' || (c == '%' && line_start)) { /* as in the main line */
-                r->after_line = ST_VARIATION;
-                r->state = ST_LINE_COMMENT;
-            } else if (c == '[' && line_start)
-                r->bracket_at_line_start = true;
+            p = scan_variation(r, p, v);
+            break;
+        default:
+            p = scan_tag(r, p, end, v);
             break;
         }
-        /* The byte c at p was consumed. */
-        r->line_start = c == '\n';
-        r->line += c == '\n';
-        p++;
     }
 }
 
@@ -1191,7 +1234,7 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
  * are read as text (they stood at offset r->offset - n). */
 static void bom_unmatched(df_pgn_reader *r, const df_pgn_visitor *v, uint8_t n)
 {
-    r->bom = 3;
+    r->bom = BOM_SETTLED;
     if (!n) return;
     r->offset -= n;
     r->feed_base = df__bom;
@@ -1204,10 +1247,11 @@ df_status df_pgn_feed(df_pgn_reader *r, const char *data, size_t len, const df_p
     if (r->stopped) return DF_ERR_INTERRUPTED;
     r->stats.bytes += len;
     size_t skip = 0; /* bytes of a byte order mark at the input's start */
-    if (r->bom < 3) {
+    if (r->bom < BOM_SETTLED) {
         const uint8_t before = r->bom;
-        while (r->bom < 3 && skip < len && data[skip] == df__bom[r->bom]) r->bom++, skip++;
-        if (r->bom < 3 && skip < len) { /* not a mark: its bytes are text */
+        while (r->bom < BOM_SETTLED && skip < len && data[skip] == df__bom[r->bom])
+            r->bom++, skip++;
+        if (r->bom < BOM_SETTLED && skip < len) { /* not a mark: its bytes are text */
             bom_unmatched(r, v, before);
             skip = 0;
         }
@@ -1221,7 +1265,7 @@ df_status df_pgn_feed(df_pgn_reader *r, const char *data, size_t len, const df_p
 df_status df_pgn_finish(df_pgn_reader *r, const df_pgn_visitor *v)
 {
     if (r->stopped) return DF_ERR_INTERRUPTED;
-    if (r->bom < 3) bom_unmatched(r, v, r->bom);
+    if (r->bom < BOM_SETTLED) bom_unmatched(r, v, r->bom);
     if (r->state == ST_TOKEN) {
         r->state = ST_MOVES;
         token_done(r, v, r->tok, r->tok_len, r->tok_long);

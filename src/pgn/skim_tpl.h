@@ -2,28 +2,20 @@
 /* Internal template: the PGN skimmer's pass over whole 64-byte blocks (pgn/reader.c's
  * skim_moves hands them over), one per backend through backend_tpl.h. The block logic is the
  * same everywhere; what differs is how a block's bytes are classified: the including backend
- * may define DF__SKIM_BLOCK(p) and DF__SKIM_LINE_STOPS(p) with its own vectors (skim_avx2.h,
- * avx512/skim_bw.c), else find.h's SSE2 (or byte-wise) ones are used. */
-#include "find.h"
+ * may define DF__SKIM_BLOCK(p) and DF__SKIM_LINE_STOPS(p) with its own vectors (avx2/pgn_skim.h,
+ * avx512/pgn_skim.c), else scalar/byte_search.h's SSE2 (or byte-wise) ones are used. */
+#include "scalar/byte_search.h"
 
 #ifndef DF__SKIM_BLOCK
 #define DF__SKIM_BLOCK      df__skim_block
 #define DF__SKIM_LINE_STOPS df__skim_line_stops
 #endif
 
-/* Bit i of the result: the parity of bits 0 to i of x (simdjson's quote mask). The vector
- * backends are built with PCLMULQDQ: one carry-less multiply by all ones (--headers 0.935x the
- * CPU time, --where 0.967x on AVX-512), the intrinsic as it is because SIMDe 0.7's native
- * mapping names itself and falls back to a portable multiply. Elsewhere (the baseline, the
- * emulated backends) twelve shifts and xors. */
-#if defined(__PCLMUL__)
-#include <wmmintrin.h>
-static inline uint64_t df__skim_prefix_xor(uint64_t x)
-{
-    return (uint64_t)_mm_cvtsi128_si64(
-        _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)x), _mm_set1_epi8((char)0xff), 0));
-}
-#else
+/* Bit i of the result: the parity of bits 0 to i of x (simdjson's quote mask). A backend built
+ * with PCLMULQDQ names its carry-less multiply in DF__SKIM_PREFIX_XOR (avx2/prefix_xor.h);
+ * elsewhere (the baseline, the emulated backends) twelve shifts and xors. */
+#ifndef DF__SKIM_PREFIX_XOR
+#define DF__SKIM_PREFIX_XOR df__skim_prefix_xor
 static inline uint64_t df__skim_prefix_xor(uint64_t x)
 {
     x ^= x << 1;
@@ -69,7 +61,7 @@ static size_t k_pgn_skim(const char *p, const char *end, bool line_start, uint64
         const df__skim_bits b = DF__SKIM_BLOCK(p);
         const uint64_t toggles = b.open | b.close;
         const uint64_t inside =
-            df__skim_prefix_xor(toggles) ^ in;          /* a comment's '{' to its last byte */
+            DF__SKIM_PREFIX_XOR(toggles) ^ in;          /* a comment's '{' to its last byte */
         const uint64_t before = inside << 1 | (in & 1); /* inside a comment before byte i */
         const uint64_t starts = b.newline << 1 | prev_newline; /* bytes that start a line */
         const uint64_t events = (b.open & before) | (b.close & ~before) | (b.stop & ~before) |

@@ -27,7 +27,7 @@ enum {
     DF__SERIAL_PIECE = 1 << 16, /* the calling thread's own read: a sink per piece or so */
     /* ... and the bytes it reads at a time, after the tail of the last read: the kernel's copy
      * is still in the core's L2 cache when the scan reads it (1 MB reads were not: --headers
-     * and --where spent 8-10 % more CPU) */
+     * and --where spent more CPU) */
     DF__SERIAL_READ = 1 << 17
 };
 
@@ -42,7 +42,7 @@ typedef struct {
     df_pgn_stats stats;
     df_status status;
     bool cut_ok; /* the reader stood where the cut after it is exact */
-    int state;   /* 0 queued, 1 taken, 2 done */
+    enum { SEGMENT_QUEUED, SEGMENT_TAKEN, SEGMENT_DONE } state;
 } df__segment;
 
 typedef struct {
@@ -82,14 +82,14 @@ static void *df__worker(void *arg)
             pthread_cond_wait(&pool->changed, &pool->lock);
         if (pool->taken == pool->tail) break;
         df__segment *s = &pool->ring[pool->taken++ % pool->capacity];
-        s->state = 1;
+        s->state = SEGMENT_TAKEN;
         pthread_mutex_unlock(&pool->lock);
         if (r && s->sink)
             df__read_segment(s, r, pool->flags, pool->sinks);
         else
             s->status = DF_ERR_IO;
         pthread_mutex_lock(&pool->lock);
-        s->state = 2;
+        s->state = SEGMENT_DONE;
         pthread_cond_broadcast(&pool->changed);
     }
     pthread_mutex_unlock(&pool->lock);
@@ -133,7 +133,7 @@ static df__segment *df__at(df__pool *pool, size_t i) { return &pool->ring[i % po
 static void df__wait(df__pool *pool, size_t i)
 {
     pthread_mutex_lock(&pool->lock);
-    while (df__at(pool, i)->state != 2) pthread_cond_wait(&pool->changed, &pool->lock);
+    while (df__at(pool, i)->state != SEGMENT_DONE) pthread_cond_wait(&pool->changed, &pool->lock);
     pthread_mutex_unlock(&pool->lock);
 }
 
@@ -155,7 +155,8 @@ static bool df__deliver_oldest(df__run *run, bool wait)
 {
     df__pool *pool = &run->pool;
     pthread_mutex_lock(&pool->lock);
-    const bool any = pool->head != pool->tail, done = any && df__at(pool, pool->head)->state == 2;
+    const bool any = pool->head != pool->tail,
+               done = any && df__at(pool, pool->head)->state == SEGMENT_DONE;
     pthread_mutex_unlock(&pool->lock);
     if (!any || (!done && !wait)) return false;
     df__wait(pool, pool->head);
@@ -217,7 +218,7 @@ static void df__dispatch(df__run *run, df__segment s)
         df__deliver_oldest(run, true);
     }
     s.sink = pool->sinks->open(pool->sinks->ctx);
-    s.state = 0;
+    s.state = SEGMENT_QUEUED;
     pthread_mutex_lock(&pool->lock);
     *df__at(pool, pool->tail++) = s;
     pthread_cond_broadcast(&pool->changed);
@@ -228,8 +229,8 @@ static void df__dispatch(df__run *run, df__segment s)
 
 /* The input waiting to be cut: buf[0, len) starts at stream offset `offset`, line `line`. The
  * source reads into it, and a cut hands the buffer itself to the segment: each byte is copied
- * once, by the read (a block read and then copied here and again into the segment cost the
- * calling thread 6 % of a two-thread read's CPU, perf). */
+ * once, by the read (a block read and then copied here and again into the segment showed in
+ * the profile of the calling thread, which the workers wait for). */
 typedef struct {
     char *buf;
     size_t len, cap;
@@ -238,8 +239,8 @@ typedef struct {
 
 /* Faults in the pages of a fresh buffer's [p, p + n) that the next copy and read will write, by
  * one call (advice: may fail) rather than a fault per page as read() first writes them: in a
- * VM a fault cost about 14 us, and the 2,700 of a two-thread read of 73 MB were a sixth of its
- * CPU time, on the calling thread that the workers wait for. */
+ * VM a fault is dear, and a read's faults were a large part of its CPU time, on the calling
+ * thread that the workers wait for. */
 static void df__fault_in(char *p, size_t n)
 {
 #ifdef MADV_POPULATE_WRITE

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The scalar backend: eight independent Kogge-Stone fills, one per direction, in 64-bit
- * general-purpose registers. GCC may still auto-vectorise the batch loops with SSE2 (the README
- * measures what that is worth). */
+ * general-purpose registers. GCC may still auto-vectorise the batch loops with SSE2
+ * (docs/performance.md measures what that is worth). */
 #include "dirfill.h"
 
 static inline void df__rays_of(df_rays *out, df_bb orth, df_bb diag, df_bb empty)
@@ -45,5 +45,5 @@ static inline df_bb df__slider_attackers(df_square sq, df_bb occ, df_bb rq, df_b
 #define DF__BACKEND_NAME "scalar"
 #endif
 #endif
-#include "../expand_scalar.h"
-#include "../backend_tpl.h"
+#include "expand.h"
+#include "backend_tpl.h"

@@ -122,7 +122,7 @@ df_bb ref_piece_attacks(int type, int color, int sq, df_bb occ)
     df_bb out = 0;
     switch (type) {
     /* One square's offsets, not ref_pawn/ref_knight/ref_king's walk over all 64 squares: the
-     * oracle tests call this for every piece of every square they check (it was two thirds of
+     * oracle tests call this for every piece of every square they check (the walk was most of
      * their time). */
     case DF_PAWN: {
         const int off[2][2] = {{-1, color ? -1 : 1}, {1, color ? -1 : 1}};

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """dfengine against itself, a small set of games for the tuner when no referee is built (for
-thousands of games use bench/match.sh with fastchess: see the README). The library referees:
+thousands of games use bench/match/match.sh with fastchess: see examples/engine/README.md). The library referees:
 dirfill.Board checks every move and ends the game (mate, stalemate, repetition, fifty moves,
 insufficient material); a game longer than --max-plies is a draw.
 
     selfplay.py --games 100 --nodes 2000 --seed 1 --out games.pgn
 
-Each game starts from a position of bench/openings.epd plus --random-plies random moves, both
+Each game starts from a position of bench/match/openings.epd plus --random-plies random moves, both
 drawn with the seed, and the engine searches --nodes nodes a move; its score is written as
 an [%eval] comment on the move. One engine process plays
 both sides (ucinewgame between games), on one core."""

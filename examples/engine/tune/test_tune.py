@@ -24,7 +24,7 @@ import weights_header  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WEIGHTS_H = os.path.join(HERE, "..", "weights.h")
-# The hand weights, kept beside the fitted ones the engine builds with (README: how they compare).
+# The hand weights, kept beside the fitted ones the engine builds with (tune/README.md: how they compare).
 WEIGHTS_HAND_H = os.path.join(HERE, "weights_hand.h")
 PROGRAM = os.environ.get("DFENGINE_FEATURES")
 # The PGN reader, for the whole pipeline.
