@@ -579,7 +579,7 @@ static void test_rules_and_errors(void **state)
         {"1. e4 (1. d4\n[Event \"next\"]\n1. c4 *", 2, 1, 0, 1, "unclosed variation", 1},
         {"1. e4 { a comment\n[%clk 0:01:00] } e5 *", 1, 0, 0, 2, NULL, 0},
         /* Junk: NUL bytes and binary, between and inside games. */
-        {"\x01\x02\xff junk\n\n[Event \"ok\"]\n1. e4 *", 2, 1, 0, 1, "not SAN", 1},
+        {"\x01\x02\xff junk\n\n[Event \"ok\"]\n1. e4 *", 2, 1, 0, 1, "not PGN text", 1},
         {"1. e4 \xc3\xa9 *", 1, 1, 0, 0, "not SAN", 1},
         {"", 0, 0, 0, 0, NULL, 0},
         {"   \n\n  ", 0, 0, 0, 0, NULL, 0},

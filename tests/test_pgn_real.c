@@ -16,6 +16,7 @@
 
 #include "cmdline.h"
 #include "dft.h"
+#include "filter_cases.h"
 #include "pgngen.h"
 
 /* ---- transcripts ---- */
@@ -285,6 +286,28 @@ static const real_case cases[] = {
      "[Event \"s\"]\n[Variant \"chess\"]\n1. e4 *\n\n[Event \"f\"]\n[Variant \"fischerrandom\"]\n"
      "[FEN \"r4kr1/pppppppp/8/8/8/8/PPPPPPPP/R4KR1 w KQkq - 0 1\"]\n1. O-O O-O *\n",
      "#0 s | ok e2e4 | *\n#1 f | ok f1g1 f8g8 | *\n"},
+    /* Not PGN text: a control byte where a game, its movetext, a tag name or a tag's
+     * punctuation starts passes the game's lines over to a line that starts a tag (a result, a
+     * '[' inside a line or before no letter do not end it); one in a move names the game so. */
+    {"a binary file: one game, then the text after it",
+     "\x1f\x8b\x08junk [x] 1-0 ( {\n[1 not a tag\n[Event \"b\"]\n1. d4 *\n",
+     "#0 - | error line 1: not PGN text: control byte 0x1f\n#1 b | ok d2d4 | *\n"},
+    {"Latin-1 and UTF-8 in tag values read; a control byte in a tag name is no text",
+     "[Event \"M\xfcller \xc3\xa9\"]\n1. e4 *\n\n[Ev\x01nt \"x\"]\n1. e4 1-0\n[Event \"c\"]\n"
+     "1. d4 *\n",
+     "#0 M\xfcller \xc3\xa9 | ok e2e4 | *\n#1 - | error line 4: not PGN text: control byte 0x01\n"
+     "#2 c | ok d2d4 | *\n"},
+    {"control bytes at the movetext's start, after a tag's name and after its value",
+     "[Event \"a\"]\n\x02\x03 1. e4 *\n\n[Event \"b\"]\n[Site\x04\"s\"]\n[Event \"c\"]\n"
+     "[Site \"s\"\x05]\n1-0\n[Event \"d\"]\n1. d4 *\n",
+     "#0 a | error line 2: not PGN text: control byte 0x02\n"
+     "#1 b | error line 5: not PGN text: control byte 0x04\n"
+     "#2 c | error line 7: not PGN text: control byte 0x05\n#3 d | ok d2d4 | *\n"},
+    {"a control byte in a move, or after an error: the game ends as ever",
+     "[Event \"a\"]\n1. e4 e\x06x *\n\n[Event \"b\"]\n1. e4 Ke3 \x07 e5 1-0\n[Event \"c\"]\n"
+     "1. d4 *\n",
+     "#0 a | error line 2: not PGN text: control byte 0x06\n"
+     "#1 b | error line 5: not PGN text: control byte 0x07\n#2 c | ok d2d4 | *\n"},
 };
 
 /* With CRLF line ends: the same games (a "\r" is white space). */
@@ -461,35 +484,48 @@ static void test_filter_operators(void **state)
 #undef KEEP
 }
 
+/* Every malformed expression of filter_cases.c is refused, its message naming it, saying why
+ * and showing the nearest valid form where there is one (and none where there is none); every
+ * valid one is taken. */
 static void test_filter_errors(void **state)
 {
     (void)state;
-    static const struct {
-        const char *expr, *why;
-    } bad
-        [] =
-            {
-                {"WhiteElo", "no operator"},     {">=2000", "no tag name"},
-                {"White Elo>=2", "no operator"}, {"", "no tag name"},
-                {"WhiteElo=>2000", NULL}, /* "=" then the value ">2000": valid, a string */
-            };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    for (size_t i = 0; i < dft_nbad_filters; i++) {
+        const dft_bad_filter *bad = &dft_bad_filters[i];
         df_pgn_filter *f = NULL;
         char why[DF_PGN_FILTER_ERROR_MAX] = "";
-        const df_status s = df_pgn_filter_new(&f, &bad[i].expr, 1, why);
-        if (!bad[i].why) {
-            assert_int_equal(DF_OK, s);
-            df_pgn_filter_free(f);
-            continue;
-        }
-        assert_int_equal(DF_ERR_ARGUMENT, s);
+        const df_status s = df_pgn_filter_new(&f, &bad->expr, 1, why);
+        char quoted[96], shown[96];
+        snprintf(quoted, sizeof quoted, "'%s'", bad->expr);
+        snprintf(shown, sizeof shown, "did you mean '%s'?", bad->suggestion ? bad->suggestion : "");
+        if (s != DF_ERR_ARGUMENT || f || !strstr(why, quoted) || !strstr(why, bad->why) ||
+            (bad->suggestion ? !strstr(why, shown) : strstr(why, "did you mean") != NULL))
+            fail_msg("'%s': status %d, message '%s'; want it named, '%s' and %s", bad->expr, s, why,
+                     bad->why, bad->suggestion ? shown : "no suggestion");
+        /* Among others, and without room for a message: refused the same. */
+        const char *several[] = {"WhiteElo>=2000", bad->expr, "Event=a"};
+        assert_int_equal(DF_ERR_ARGUMENT, df_pgn_filter_new(&f, several, 3, NULL));
         assert_null(f);
-        if (!strstr(why, bad[i].why) || !strstr(why, bad[i].expr))
-            fail_msg("'%s': the message '%s' should name it and say '%s'", bad[i].expr, why,
-                     bad[i].why);
     }
-    const char *none[] = {NULL};
+    for (size_t i = 0; i < dft_ngood_filters; i++) {
+        df_pgn_filter *f = NULL;
+        char why[DF_PGN_FILTER_ERROR_MAX] = "";
+        if (df_pgn_filter_new(&f, &dft_good_filters[i], 1, why) != DF_OK)
+            fail_msg("'%s' is valid, but: %s", dft_good_filters[i], why);
+        df_pgn_filter_free(f);
+    }
+    /* A message never outgrows its room, however long the expression. */
+    char longest[400];
+    memset(longest, 'W', sizeof longest - 8);
+    memcpy(longest + sizeof longest - 8, "=>2000", 7);
+    const char *e = longest;
+    char why[DF_PGN_FILTER_ERROR_MAX + 8];
+    memset(why, 'x', sizeof why);
     df_pgn_filter *f = NULL;
+    assert_int_equal(DF_ERR_ARGUMENT, df_pgn_filter_new(&f, &e, 1, why));
+    assert_true(strlen(why) < DF_PGN_FILTER_ERROR_MAX);
+    assert_int_equal('x', why[DF_PGN_FILTER_ERROR_MAX]);
+    const char *none[] = {NULL};
     assert_int_equal(DF_ERR_ARGUMENT, df_pgn_filter_new(&f, none, 1, NULL));
     assert_int_equal(DF_ERR_ARGUMENT, df_pgn_filter_new(NULL, none, 0, NULL));
     assert_true(df_pgn_filter_matches(NULL, NULL));

@@ -154,14 +154,18 @@ typedef struct df_pgn_visitor {
     void *ctx; /**< handed to every callback */
 } df_pgn_visitor;
 
-/** Counts of a reader since its last reset. */
+/** Counts of a reader since its last reset. Every game found is one of kept, filtered, errors
+ *  and skipped: games = kept + filtered + errors + skipped. */
 typedef struct df_pgn_stats {
-    uint64_t games;    /**< games seen, the filtered ones included (they are numbered too) */
-    uint64_t errors;   /**< games stopped by an error */
-    uint64_t skipped;  /**< games skipped (another variant) */
+    uint64_t games;    /**< every game found in the input, the filtered ones included (they are
+                            numbered too) */
+    uint64_t errors;   /**< games stopped by an error (and not skipped) */
+    uint64_t skipped;  /**< games skipped (another variant), an error in them or not */
     uint64_t filtered; /**< games the filter rejected (no callback saw them) */
-    uint64_t plies;    /**< moves replayed */
+    uint64_t plies;    /**< moves replayed (in every game read, up to its error) */
     uint64_t bytes;    /**< bytes read */
+    uint64_t kept;     /**< games read through without an error, not skipped: the ones a reader
+                            of positions writes */
 } df_pgn_stats;
 
 /** A PGN reader (opaque; about 20 KB). */
@@ -192,22 +196,87 @@ DF_API bool df_pgn_reader_between_games(const df_pgn_reader *r);
 /** The value of tag name in g (NULL when absent); *len its bytes. */
 DF_API const char *df_pgn_tag_value(const df_pgn_game *g, const char *name, uint32_t *len);
 
+/* ---- fields: what a filter compares and a count groups by --------------------------------- */
+
+/** A field of a game: a tag as written, or a value derived from its tags alone (so a filter
+ *  decides on it before any move is read, as on a tag). A derived field's name is reserved: a
+ *  game's own tag of that name (a [Speed] tag some sites write) is not what the field means, and
+ *  filters and counts read the derived value. */
+typedef enum df_pgn_field {
+    DF_PGN_FIELD_TAG = 0,      /**< not derived: the tag of that name */
+    DF_PGN_FIELD_SPEED,        /**< "Speed": a df_pgn_speed, lichess's rule on TimeControl (the
+                                    estimate BASE + 40 x INCREMENT seconds: under 30 ultrabullet,
+                                    180 bullet, 480 blitz, 1500 rapid, else classical; "-" is
+                                    correspondence) */
+    DF_PGN_FIELD_BASE_SECONDS, /**< "BaseSeconds": BASE of TimeControl "BASE+INCREMENT" or "BASE",
+                                    each 1 to 9 digits (another form, "-" or "?", has none) */
+    DF_PGN_FIELD_INCREMENT,    /**< "Increment": INCREMENT of the same (0 for "BASE" alone) */
+    DF_PGN_FIELD_AVG_ELO,      /**< "AvgElo": (WhiteElo + BlackElo) / 2; every Elo field needs both
+                                    tags to be whole numbers of 1 to 9 digits ("?" is none) */
+    DF_PGN_FIELD_MIN_ELO,      /**< "MinElo": the lower rating */
+    DF_PGN_FIELD_MAX_ELO,      /**< "MaxElo": the higher rating */
+    DF_PGN_FIELD_ELO_DIFF,     /**< "EloDiff": WhiteElo - BlackElo */
+    DF_PGN_FIELD_ELO_BIN,      /**< "EloBin": AvgElo rounded down to a multiple of 200 */
+    DF_PGN_FIELD_YEAR,         /**< "Year": of UTCDate when the game has that tag, else of Date,
+                                    written YYYY.MM.DD with "????", "??" for unknown parts; an
+                                    unknown part, or a date of another form, has none */
+    DF_PGN_FIELD_MONTH,        /**< "Month": 1 to 12, from the same date */
+    DF_PGN_FIELD_BOT,          /**< "Bot": 1 when WhiteTitle or BlackTitle is BOT (any case),
+                                    else 0 (always known) */
+    DF_PGN_FIELD_COUNT         /**< the number of fields */
+} df_pgn_field;
+
+/** The values of DF_PGN_FIELD_SPEED, in the order of their durations. */
+typedef enum df_pgn_speed {
+    DF_PGN_SPEED_ULTRABULLET = 0, /**< "ultrabullet": under 30 s */
+    DF_PGN_SPEED_BULLET,          /**< "bullet": under 180 s */
+    DF_PGN_SPEED_BLITZ,           /**< "blitz": under 480 s */
+    DF_PGN_SPEED_RAPID,           /**< "rapid": under 1500 s */
+    DF_PGN_SPEED_CLASSICAL,       /**< "classical": 1500 s or more */
+    DF_PGN_SPEED_CORRESPONDENCE   /**< "correspondence": TimeControl "-" */
+} df_pgn_speed;
+
+/** The derived field called name exactly ("Speed"), or DF_PGN_FIELD_TAG for any other name. */
+DF_API df_pgn_field df_pgn_field_of(const char *name);
+/** The name of derived field f ("Speed"); NULL for DF_PGN_FIELD_TAG or a value out of range. */
+DF_API const char *df_pgn_field_name(df_pgn_field f);
+/** The lower-case name of speed s ("blitz"); NULL out of range. */
+DF_API const char *df_pgn_speed_name(df_pgn_speed s);
+/** Derived field f of g into *value (Speed: a df_pgn_speed; Bot: 0 or 1). false, *value
+ *  untouched, when g's tags do not give it (no TimeControl, a "?" Elo, a malformed date) or f
+ *  is DF_PGN_FIELD_TAG. */
+DF_API bool df_pgn_field_value(const df_pgn_game *g, df_pgn_field f, double *value);
+
 /* ---- filters: which games to read, decided on the tag section -------------------------- */
 
-/** A conjunction of tag conditions (opaque; read-only once made, shareable between threads). */
+/** A conjunction of conditions on fields (opaque; read-only once made, shareable between
+ *  threads). */
 typedef struct df_pgn_filter df_pgn_filter;
 
 /** Room for a filter's error message (df_pgn_filter_new). */
 #define DF_PGN_FILTER_ERROR_MAX 160
 
-/** Makes a filter of n expressions `TAG OP VALUE`, all of which must hold for a game to be
- *  read. OP is one of = != < <= > >= (numeric when the tag's value and VALUE are both decimal
- *  numbers, else a byte-wise, case-sensitive comparison) or ^= (VALUE is a prefix). Spaces
- *  around TAG, OP and VALUE are ignored; a VALUE in double quotes is taken as it stands between
- *  them. A game without the tag fails every condition on it but !=; a repeated tag is compared
- *  by its first value (the one the reader keeps). Returns DF_OK, DF_ERR_ARGUMENT for a
- *  malformed expression (error, when not NULL, names it: DF_PGN_FILTER_ERROR_MAX bytes) or
- *  DF_ERR_IO when out of memory. n == 0 makes a filter that keeps every game. */
+/** Makes a filter of n expressions `FIELD OP VALUE`, all of which must hold for a game to be
+ *  read. FIELD is a tag name (letters, digits, _) or a derived field (df_pgn_field; a name that
+ *  differs from one only in case is refused). OP is one of = != < <= > >= ^=. Spaces around
+ *  FIELD, OP and VALUE are ignored; a VALUE in double quotes is taken as it stands between them
+ *  (so it may be empty, or start with an operator's character).
+ *
+ *  On a tag: = and != compare any VALUE; < <= > >= take a number ([+-]digits[.digits], compared
+ *  as a number with a tag's value that is one, else as text), a date or time as PGN writes them
+ *  (digits and ? in groups parted by . or :, as 2024.01.15 or 12:30:00) or text that starts with
+ *  none of + - . and a digit (compared byte-wise, case-sensitive); ^= takes a VALUE of at least
+ *  one byte that the tag's value must start with. On a derived field: a number (Speed: one of
+ *  its names, any case, ordered by duration; Bot: true or false, with = and != only); ^= is
+ *  refused. A game without the tag, or whose derived field is not known, fails every condition
+ *  on it but != (which it passes); a repeated tag is compared by its first value.
+ *
+ *  Refused, DF_ERR_ARGUMENT with error (when not NULL: DF_PGN_FILTER_ERROR_MAX bytes) naming
+ *  the expression and, where one exists, the nearest valid form ("'WhiteElo=>2000': did you
+ *  mean 'WhiteElo>=2000'?"): no tag name, a byte a tag name cannot hold, no operator, a run of
+ *  operator characters that is not one operator (=> =< == <> =! ...), no VALUE, a VALUE the
+ *  operator cannot read as above. DF_ERR_IO when out of memory. n == 0 makes a filter that
+ *  keeps every game. */
 DF_API df_status df_pgn_filter_new(df_pgn_filter **out, const char *const *exprs, size_t n,
                                    char *error);
 /** Frees a filter (NULL: nothing). */
@@ -217,6 +286,46 @@ DF_API bool df_pgn_filter_matches(const df_pgn_filter *f, const df_pgn_game *g);
 /** Reads only the games f keeps, until the next call (NULL: every game); f must outlive its
  *  use. A reset keeps the filter. */
 DF_API void df_pgn_reader_set_filter(df_pgn_reader *r, const df_pgn_filter *f);
+
+/* ---- positions: which plies of a read game to keep ------------------------------------- */
+
+/** The conditions of a df_pgn_position_filter (bits of its `conditions`). */
+typedef enum df_pgn_position_condition {
+    DF_PGN_MIN_PLY = 1,     /**< the position's ply is at least min_ply */
+    DF_PGN_MAX_PLY = 2,     /**< the position's ply is at most max_ply */
+    DF_PGN_MIN_CLOCK = 4,   /**< the side to move has at least min_clock seconds left */
+    DF_PGN_REQUIRE_EVAL = 8 /**< the move from the position has an [%eval] */
+} df_pgn_position_condition;
+
+/** Conditions on positions, all of which a position must meet to pass; a zeroed one keeps
+ *  every position. Position k of a game is the one before its move k (ply 0 is the start), as
+ *  df_pgn_ply's `before` and the rows of positions are. */
+typedef struct df_pgn_position_filter {
+    unsigned conditions; /**< df_pgn_position_condition bits: which fields below apply */
+    uint32_t min_ply;    /**< with DF_PGN_MIN_PLY */
+    uint32_t max_ply;    /**< with DF_PGN_MAX_PLY */
+    double min_clock;    /**< with DF_PGN_MIN_CLOCK: seconds */
+} df_pgn_position_filter;
+
+/** What df_pgn_position_passes remembers of a game between its plies: the clock each side had
+ *  after its last move. Any content before ply 0 (which resets it). */
+typedef struct df_pgn_clocks {
+    double seconds[2]; /**< by the parity of the ply that set it */
+    bool known[2];     /**< whether that ply's move had a [%clk] */
+} df_pgn_clocks;
+
+/** Whether position p->ply of g passes f (NULL: every position passes). Call it for every ply
+ *  of a game, in order from ply 0, with the same *clocks (the ply callback's g and p): it
+ *  resets *clocks at ply 0 and keeps p's clock for later plies.
+ *
+ *  The side to move's clock at position k is the time that side had left after its own last
+ *  move: the [%clk] of move k - 2 (a [%clk] after a move is the mover's time left, increment
+ *  included). At positions 0 and 1 that side has not moved yet: its clock is TimeControl's base
+ *  (DF_PGN_FIELD_BASE_SECONDS), none without one. A position whose side to move has no clock
+ *  (move k - 2 had no [%clk]) fails DF_PGN_MIN_CLOCK. DF_PGN_REQUIRE_EVAL looks at p's own
+ *  evaluation: the [%eval] after move k, the one the position's row carries. */
+DF_API bool df_pgn_position_passes(const df_pgn_position_filter *f, df_pgn_clocks *clocks,
+                                   const df_pgn_game *g, const df_pgn_ply *p);
 
 /* ---- input: files, compressed streams ------------------------------------------------- */
 

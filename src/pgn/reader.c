@@ -31,7 +31,8 @@ enum {
     ST_COMMENT,      /* in {...} of the main line */
     ST_LINE_COMMENT, /* ; to the end of the line, or a % escape line */
     ST_VARIATION,    /* in (...), depth r->depth */
-    ST_VAR_COMMENT   /* in {...} inside a variation */
+    ST_VAR_COMMENT,  /* in {...} inside a variation */
+    ST_BINARY        /* a game that is not PGN text: lines skipped to a tag's '[' and letter */
 };
 
 /* Where the comment scanner stands with respect to a [%...] command (eval_clock.h). */
@@ -84,7 +85,8 @@ struct df_pgn_reader {
 
     /* The game. */
     bool open, in_movetext, replay, skipping, filtered;
-    bool skim; /* the movetext is only scanned for the game's end (filtered, header-only) */
+    bool not_text; /* the game's error says it is not PGN text */
+    bool skim;     /* the movetext is only scanned for the game's end (filtered, header-only) */
     df_pgn_game game;
     df_board board;
     char error[192], skipped[96], warning[160];
@@ -148,6 +150,7 @@ bool df__pgn_cut_ok(const df_pgn_reader *r)
     case ST_MOVES:
     case ST_VARIATION:
     case ST_VAR_COMMENT:
+    case ST_BINARY:
         return true;
     case ST_COMMENT:
         return r->cmd_state != CMD_TEXT; /* a '[' inside a [%...] command is its text */
@@ -190,9 +193,50 @@ static void game_error(df_pgn_reader *r, uint64_t line, const char *fmt, ...)
 }
 
 /* The error of token t[0, n): which ply, which token, why. */
+static void not_text(df_pgn_reader *r, uint64_t line, char c, bool skip_lines);
+static const char *control_in(const char *t, uint32_t n);
+
 static void token_error(df_pgn_reader *r, const char *t, uint32_t n, const char *why)
 {
-    game_error(r, r->tok_line, "ply %u \"%.*s\": %s", r->game.plies + 1, (int)n, t, why);
+    const char *control = control_in(t, n);
+    if (control)
+        not_text(r, r->tok_line, *control, false);
+    else
+        game_error(r, r->tok_line, "ply %u \"%.*s\": %s", r->game.plies + 1, (int)n, t, why);
+}
+
+/* Whether c is a control byte that no text holds: C0 but white space and the Ctrl-Z that ends
+ * old DOS files. UTF-8 and Latin-1 bytes are text. */
+static bool is_control(char c)
+{
+    const unsigned char u = (unsigned char)c;
+    return u < 0x20 && !(u >= '\t' && u <= '\r') && u != 0x1a;
+}
+
+/* The first control byte of t[0, n), or NULL. */
+static const char *control_in(const char *t, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (is_control(t[i])) return t + i;
+    return NULL;
+}
+
+/* A control byte c stood where a game's first token, a tag name or a tag's punctuation was
+ * wanted, or in a bad token: the game is not PGN text (a binary file, a compressed one without
+ * its extension, UTF-16), which its error says whatever it said before. Where that is read the
+ * same way in every mode (the start of a game or of its movetext, its tag section), the rest of
+ * the game is passed over to a line that starts a tag (skip_lines): a binary file is a game or a
+ * few, not one per '[' in it. A bad token is found only where moves are read, so it changes the
+ * message alone, and a header-only read (df_pgn_find_cuts) ends every game where a full read
+ * ends it. */
+static void not_text(df_pgn_reader *r, uint64_t line, char c, bool skip_lines)
+{
+    snprintf(r->error, sizeof r->error, "not PGN text: control byte 0x%02x",
+             (unsigned)(unsigned char)c);
+    r->game.error = r->error;
+    r->game.error_line = line;
+    r->skipping = r->not_text = true;
+    if (skip_lines) r->state = ST_BINARY;
 }
 
 /* A game begins with the byte at offset. */
@@ -205,6 +249,7 @@ static void game_open(df_pgn_reader *r, uint64_t offset)
     r->game.tags = r->tags;
     r->open = true;
     r->in_movetext = r->skipping = r->pending = r->filtered = r->maybe_new_game = r->skim = false;
+    r->not_text = false;
     r->replay = !(r->flags & DF_PGN_LEX_ONLY);
     r->arena_used = 0;
     r->tags_full = false;
@@ -310,8 +355,9 @@ static void game_close(df_pgn_reader *r, const df_pgn_visitor *v, uint64_t end_o
     g->end_offset = end_offset;
     g->end_line = r->line;
     g->board = r->board;
-    r->stats.errors += g->error != NULL;
     r->stats.skipped += g->skipped != NULL;
+    r->stats.errors += g->error && !g->skipped;
+    r->stats.kept += !g->error && !g->skipped;
     r->stats.plies += g->plies;
     if (v && v->end && v->end(v->ctx, g) == DF_PGN_STOP) r->stopped = true;
 }
@@ -435,6 +481,9 @@ static void token_done(df_pgn_reader *r, const df_pgn_visitor *v, const char *t,
         return;
     }
     if (!r->replay || r->skipping) {
+        /* After an error, a token of control bytes says what the game is. */
+        const char *control = r->skipping && !r->not_text ? control_in(t, n) : NULL;
+        if (control) not_text(r, r->tok_line, *control, false);
         r->game.plies++;
         return;
     }
@@ -926,9 +975,15 @@ static const char *scan_between_tokens(df_pgn_reader *r, const char *p, const ch
             return p + k;
         }
     }
+    const bool starts = r->state == ST_OUT || !r->in_movetext;
     if (r->state == ST_OUT) game_open(r, offset_of(r, p));
+    if (starts && is_control(c)) not_text(r, r->line, c, false);
     if (!r->in_movetext) tags_done(r, v);
     if (r->stopped) return consumed(r, p, c);
+    if (starts && is_control(c)) {
+        r->state = ST_BINARY;
+        return consumed(r, p, c);
+    }
     r->state = ST_MOVES;
     if (cls == C_LBRACE) {
         r->state = ST_COMMENT;
@@ -1005,6 +1060,8 @@ static const char *scan_tag(df_pgn_reader *r, const char *p, const char *end,
         }
         if (is_blank(c) && r->name_len) {
             r->state = ST_TAG_PRE;
+        } else if (is_control(c)) {
+            not_text(r, r->line, c, true);
         } else if (!is_blank(c)) {
             game_error(r, r->line, "tag: '%c' in a tag name", c >= 32 && c < 127 ? c : '?');
             r->state = c == '\n' ? ST_TAGS : ST_TAG_JUNK;
@@ -1013,6 +1070,8 @@ static const char *scan_tag(df_pgn_reader *r, const char *p, const char *end,
     case ST_TAG_PRE:
         if (c == '"')
             r->state = ST_TAG_VALUE;
+        else if (is_control(c))
+            not_text(r, r->line, c, true);
         else if (!is_blank(c)) {
             game_error(r, r->line, "tag %.*s: no quoted value", (int)r->name_len,
                        r->arena + r->tag_start);
@@ -1044,6 +1103,8 @@ static const char *scan_tag(df_pgn_reader *r, const char *p, const char *end,
         if (c == ']') {
             tag_end(r);
             r->state = ST_TAGS;
+        } else if (is_control(c)) {
+            not_text(r, r->line, c, true);
         } else if (!is_blank(c)) {
             game_error(r, r->line, "tag %.*s: no ']' after the value", (int)r->name_len,
                        r->arena + r->tag_start);
@@ -1192,6 +1253,26 @@ static const char *scan_variation(df_pgn_reader *r, const char *p, const df_pgn_
     return consumed(r, p, c);
 }
 
+/* A game that is not PGN text: lines passed over whole until one starts with '[' and a letter,
+ * which starts a game (the recovery rule's line, where threads may cut the input). */
+static const char *scan_binary(df_pgn_reader *r, const char *p, const char *end,
+                               const df_pgn_visitor *v)
+{
+    const char c = *p;
+    if (r->bracket_at_line_start && bracket_starts_a_game(r, v, p, "binary"))
+        return consumed(r, p, c);
+    if (r->line_start && c == '[') {
+        r->bracket_at_line_start = true;
+        return consumed(r, p, c);
+    }
+    const char *q = memchr(p, '\n', (size_t)(end - p));
+    if (!q) {
+        r->line_start = false;
+        return end;
+    }
+    return consumed(r, q, '\n');
+}
+
 /* The reader's state machine over [p, end): a round per run of bytes of one state. */
 static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_visitor *v)
 {
@@ -1222,6 +1303,9 @@ static void scan(df_pgn_reader *r, const char *p, const char *end, const df_pgn_
         case ST_VARIATION:
         case ST_VAR_COMMENT:
             p = scan_variation(r, p, v);
+            break;
+        case ST_BINARY:
+            p = scan_binary(r, p, end, v);
             break;
         default:
             p = scan_tag(r, p, end, v);

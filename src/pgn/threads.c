@@ -125,6 +125,7 @@ static void df__add(df_pgn_stats *to, const df_pgn_stats *s)
     to->filtered += s->filtered;
     to->plies += s->plies;
     to->bytes += s->bytes;
+    to->kept += s->kept;
 }
 
 static df__segment *df__at(df__pool *pool, size_t i) { return &pool->ring[i % pool->capacity]; }
