@@ -17,6 +17,21 @@ int cmd_pgn(int argc, char **argv, const char *backend);
 #define PERFT_ALL_DEPTHS ULONG_MAX
 int perft_suite(const char *path, unsigned long max_depth, df_fen_flags flags, bool json);
 
+/* dirfill pgn --count-by (pgn_count.c): the kept games of files counted by the values of
+ * fields, printed as a table. */
+typedef enum { COUNT_TEXT, COUNT_CSV, COUNT_JSON } count_format;
+typedef struct {
+    const char *fields; /* --count-by's list */
+    count_format format;
+    bool validate;               /* count games that validate, and their plies */
+    unsigned flags, threads;     /* the reader's flags (--chess960), --threads */
+    const df_pgn_filter *filter; /* --where, or NULL */
+} count_options;
+/* Checks a --count-by list: 0, or EXIT_USAGE after a message naming what is wrong. */
+int pgn_count_check(const char *fields);
+/* Reads the files and prints the table; returns the exit status. */
+int pgn_count(const count_options *o, const char *const *files, int nfiles);
+
 /* The positions of analyze and moves: one from --fen, or one a line from standard input
  * (blank and # lines skipped), each parsed and handed to handle in input order. A bad
  * line (a bad FEN, one too long, or, with need_playable, a position whose side not to move

@@ -21,8 +21,14 @@ static const command commands[] = {
      "perft [--json] [--divide] [--chess960] --depth N [--fen FEN]\n"
      "  perft [--json] [--chess960] --epd FILE [--depth N]",
      "count leaf nodes of the legal move tree, or a perft suite", cmd_perft},
-    {"pgn", "pgn [--json] [--positions] [--chess960] [--threads N] [FILE...]",
-     "read PGN games (.zst and .gz too), check and play every move; JSON Lines out", cmd_pgn},
+    {"pgn",
+     "pgn [--json] [--positions | --headers] [--where EXPR]... [--chess960] [--threads N]\n"
+     "        [FILE...]\n"
+     "  pgn --count-by FIELD[,FIELD...] [--csv | --json] [--validate] [--where EXPR]...\n"
+     "        [FILE...]",
+     "read PGN games (.zst and .gz too), check and play every move; JSON Lines of games or\n"
+     "      positions (--min-ply, --max-ply, --min-clock, --require-eval), or counts per field",
+     cmd_pgn},
     {"bench", "bench [--json] [--svg FILE] [--quick] [--op LIST] [--cpu N] [--positions N]",
      "time the backends against classic per-piece methods", bench_main},
 };

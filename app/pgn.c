@@ -10,7 +10,11 @@
 
 static const char help[] =
     "usage: dirfill pgn [--json] [--positions | --headers] [--chess960] [--threads N]\n"
-    "                  [--where EXPR]... [FILE...]\n"
+    "                   [--where EXPR]... [FILE...]\n"
+    "       dirfill pgn --json --positions [--min-ply N] [--max-ply N] [--min-clock SECONDS]\n"
+    "                   [--require-eval] [--where EXPR]... [FILE...]\n"
+    "       dirfill pgn --count-by FIELD[,FIELD...] [--csv | --json] [--validate]\n"
+    "                   [--where EXPR]... [FILE...]\n"
     "\n"
     "Reads chess games in PGN from each FILE in order (standard input without one; a name\n"
     "ending in .zst or .gz is decompressed as it is read), checks and plays every move of each\n"
@@ -20,58 +24,44 @@ static const char help[] =
     "                headers; a game of another variant: game, skipped\n"
     "  --positions   with --json, one object per position before each move instead: game,\n"
     "                ply, fen, uci, san, result (eval, clock when the move has them)\n"
+    "  --min-ply N, --max-ply N\n"
+    "                with --positions, only positions of plies N or more, N or fewer\n"
+    "  --min-clock SECONDS\n"
+    "                with --positions, only positions whose side to move has SECONDS or more\n"
+    "                left: the [%clk] of its own last move, TimeControl's base before it has\n"
+    "                moved (none: the position is left out)\n"
+    "  --require-eval  with --positions, only positions whose move has an [%eval]\n"
     "  --headers     tags and results only: the movetext is skimmed for the game's end, not\n"
     "                read (fastest; with --json: game, headers, result)\n"
     "  --chess960    every game is Chess960 (a Variant tag can also say so)\n"
     "  --threads N   read on N threads (0, the default: one per CPU); output stays in input\n"
     "                order\n"
-    "  --where EXPR  only games whose tags match: TAG OP VALUE, OP one of = != < <= > >=\n"
-    "                (numbers compare as numbers) ^= (prefix); repeatable, all must hold\n"
-    "                (--where 'WhiteElo>=2000' --where 'TimeControl^=600'); the other games'\n"
-    "                moves are not read, and they are counted as filtered\n"
-    "Without --json: one line per FILE: games, positions, errors, skipped, filtered,\n"
-    "megabytes, seconds, MB/s. Exit status 1 when a game had an error or a file could not be\n"
-    "read, 2 for a malformed option or EXPR, else 0.\n";
+    "  --where EXPR  only games whose fields match: FIELD OP VALUE, FIELD a tag or one of Speed\n"
+    "                BaseSeconds Increment AvgElo MinElo MaxElo EloDiff EloBin Year Month Bot\n"
+    "                (from the tags: docs/cli.md), OP one of = != < <= > >= (numbers compare as\n"
+    "                numbers) ^= (prefix); repeatable, all must hold (--where 'WhiteElo>=2000'\n"
+    "                --where 'Speed=blitz'); the other games' moves are not read, and they are\n"
+    "                counted as filtered\n"
+    "  --count-by FIELD[,FIELD...]\n"
+    "                no games out: a table of the kept games per value of the fields (tags or\n"
+    "                derived fields, as in --where), at the speed of --headers; sorted by the\n"
+    "                values (numbers as numbers, speeds by duration), (none) where a game has no\n"
+    "                value; aligned text, --csv, or --json (one object per group)\n"
+    "  --validate    with --count-by, count only games whose every move is legal, and their\n"
+    "                plies\n"
+    "Without --json or --count-by: one line per FILE: games (every game found: kept,\n"
+    "filtered, errors, skipped), positions (of kept games), megabytes, seconds, MB/s. Exit\n"
+    "status 1 when a game had an error or a file could not be read, 2 for a malformed or\n"
+    "contradictory option or EXPR, else 0.\n";
 
 typedef struct {
     bool json, positions;
     unsigned flags, threads;
-    const df_pgn_filter *filter; /* --where, or NULL */
-    uint64_t game_base;          /* games of the earlier files */
-    const char *file;            /* the file's name, when more than one is read */
+    const df_pgn_filter *filter;            /* --where, or NULL */
+    df_pgn_position_filter position_filter; /* --min-ply, --max-ply, --min-clock, --require-eval */
+    uint64_t game_base;                     /* games of the earlier files */
+    const char *file;                       /* the file's name, when more than one is read */
 } pgn_options;
-
-/* A JSON string of UTF-8 text: valid UTF-8 as it is, control characters escaped, a byte that is
- * no UTF-8 as \u00XX (read as Latin-1, as old PGN files are written). */
-static void put_json_text(cmd_text *b, const char *s, size_t n)
-{
-    cmd_text_put(b, "\"", 1);
-    for (size_t i = 0; i < n;) {
-        const unsigned char c = (unsigned char)s[i];
-        size_t len = c < 0x80                ? 1
-                     : c >= 0xc2 && c < 0xe0 ? 2
-                     : c >= 0xe0 && c < 0xf0 ? 3
-                     : c >= 0xf0 && c < 0xf5 ? 4
-                                             : 0;
-        for (size_t k = 1; k < len; k++)
-            if (i + k >= n || ((unsigned char)s[i + k] & 0xc0) != 0x80) len = 0;
-        if (len > 1) {
-            cmd_text_put(b, s + i, len);
-            i += len;
-            continue;
-        }
-        if (c == '"' || c == '\\') {
-            const char esc[2] = {'\\', (char)c};
-            cmd_text_put(b, esc, 2);
-        } else if (c < 0x20 || c >= 0x7f) {
-            cmd_text_putf(b, "\\u%04x", c);
-        } else {
-            cmd_text_put(b, s + i, 1);
-        }
-        i++;
-    }
-    cmd_text_put(b, "\"", 1);
-}
 
 /* ---- a sink: the JSON of a run of games, and the game in progress ---- */
 
@@ -83,6 +73,7 @@ typedef struct {
     bool has_clock;
     double clock;
     char fen[DF_FEN_MAX]; /* --positions: the position before the move */
+    bool passes;          /* --positions: the position passes the position filter */
 } ply_record;
 
 /* A JSON object of the sink's text: the game it belongs to (counted in the sink) and where its
@@ -100,7 +91,8 @@ typedef struct {
     ply_record *plies;
     uint32_t nplies, cap;
     bool failed;
-    uint64_t games, errors, skipped, positions;
+    uint64_t positions;   /* of kept games */
+    df_pgn_clocks clocks; /* of the game in progress, for the position filter */
 } sink;
 
 static void *sink_open(void *ctx)
@@ -129,7 +121,6 @@ static df_pgn_action on_begin(void *ctx, const df_pgn_game *g)
 
 static void on_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
 {
-    (void)g;
     sink *s = ctx;
     if (s->nplies == s->cap) {
         const uint32_t cap = s->cap ? 2 * s->cap : 256;
@@ -154,7 +145,10 @@ static void on_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
     r->pawns = p->pawns;
     r->has_clock = p->has_clock;
     r->clock = p->clock;
-    if (s->o->positions) df_fen_format(r->fen, sizeof r->fen, p->before, DF_FEN_STANDARD);
+    if (s->o->positions) {
+        df_fen_format(r->fen, sizeof r->fen, p->before, DF_FEN_STANDARD);
+        r->passes = df_pgn_position_passes(&s->o->position_filter, &s->clocks, g, p);
+    }
 }
 
 /* Starts an object of game g: the game's number is written when the sink is delivered (a
@@ -176,7 +170,7 @@ static void put_game_key(sink *s, const df_pgn_game *g)
     s->objects[s->nobjects++] = (object_start){g->index, b->len};
     if (o->file) {
         cmd_text_puts(b, ", \"file\": ");
-        put_json_text(b, o->file, strlen(o->file));
+        cmd_text_json(b, o->file, strlen(o->file));
     }
 }
 
@@ -185,14 +179,14 @@ static void put_headers(cmd_text *b, const df_pgn_game *g)
     cmd_text_puts(b, ", \"headers\": {");
     for (uint32_t i = 0; i < g->ntags; i++) {
         if (i) cmd_text_puts(b, ", ");
-        put_json_text(b, g->tags[i].name, g->tags[i].name_len);
+        cmd_text_json(b, g->tags[i].name, g->tags[i].name_len);
         cmd_text_puts(b, ": ");
-        put_json_text(b, g->tags[i].value, g->tags[i].value_len);
+        cmd_text_json(b, g->tags[i].value, g->tags[i].value_len);
     }
     cmd_text_puts(b, "}");
     if (g->warning) {
         cmd_text_puts(b, ", \"warning\": ");
-        put_json_text(b, g->warning, strlen(g->warning));
+        cmd_text_json(b, g->warning, strlen(g->warning));
     }
 }
 
@@ -236,9 +230,6 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
     sink *s = ctx;
     const pgn_options *o = s->o;
     cmd_text *b = &s->out;
-    s->games++;
-    s->errors += g->error != NULL;
-    s->skipped += g->skipped != NULL;
     if (!g->error && !g->skipped) s->positions += g->plies;
     if (!o->json) return DF_PGN_READ;
     if (s->failed) {
@@ -248,7 +239,7 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
     if (g->skipped) {
         put_game_key(s, g);
         cmd_text_puts(b, ", \"skipped\": ");
-        put_json_text(b, g->skipped, strlen(g->skipped));
+        cmd_text_json(b, g->skipped, strlen(g->skipped));
         cmd_text_puts(b, "}\n");
         return DF_PGN_READ;
     }
@@ -261,7 +252,7 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
     if (g->error) {
         put_game_key(s, g);
         cmd_text_puts(b, ", \"error\": ");
-        put_json_text(b, g->error, strlen(g->error));
+        cmd_text_json(b, g->error, strlen(g->error));
         cmd_text_putf(b, ", \"line\": %llu", (unsigned long long)g->error_line);
         put_headers(b, g);
         cmd_text_puts(b, "}\n");
@@ -276,6 +267,7 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
     if (o->positions) {
         for (uint32_t i = 0; i < s->nplies; i++) {
             const ply_record *r = &s->plies[i];
+            if (!r->passes) continue;
             put_game_key(s, g);
             cmd_text_putf(
                 b,
@@ -311,7 +303,7 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
 /* One file's read: the options and what its sinks add up to. */
 typedef struct {
     pgn_options o;
-    uint64_t games, errors, skipped, positions;
+    uint64_t positions;
     bool write_failed;
 } file_run;
 
@@ -323,9 +315,6 @@ static int sink_deliver(void *ctx, void *p, uint64_t first_game)
 {
     file_run *run = ctx;
     const sink *s = p;
-    run->games += s->games;
-    run->errors += s->errors;
-    run->skipped += s->skipped;
     run->positions += s->positions;
     if (s->out.failed) {
         run->write_failed = true;
@@ -371,7 +360,7 @@ static int read_one(const char *path, pgn_options *o, bool named, uint64_t *game
     const df_status s = df_pgn_read_threaded(src, o->flags, o->filter, o->threads, &sinks, &stats);
     const double seconds = cmd_seconds() - start;
     *games += stats.games;
-    int status = run.errors ? EXIT_BAD_INPUT : 0;
+    int status = stats.errors ? EXIT_BAD_INPUT : 0;
     if (s == DF_ERR_IO) {
         const char *why = df_pgn_source_error(src);
         status = cmd_input_error("pgn", "%s: %s", name, why ? why : "cannot read it");
@@ -380,80 +369,200 @@ static int read_one(const char *path, pgn_options *o, bool named, uint64_t *game
     if (run.write_failed) return EXIT_BAD_INPUT; /* cmd_finish_output says why */
     if (!o->json) {
         const double mb = (double)stats.bytes / 1e6;
-        printf("%s: %llu games, %llu positions, %llu errors, %llu skipped, %llu filtered, %.1f MB, "
-               "%.3f s, %.1f MB/s\n",
-               name, (unsigned long long)run.games, (unsigned long long)run.positions,
-               (unsigned long long)run.errors, (unsigned long long)run.skipped,
-               (unsigned long long)stats.filtered, mb, seconds, seconds > 0 ? mb / seconds : 0.0);
+        printf("%s: %llu games, %llu kept, %llu filtered, %llu errors, %llu skipped, %llu "
+               "positions, %.1f MB, %.3f s, %.1f MB/s\n",
+               name, (unsigned long long)stats.games, (unsigned long long)stats.kept,
+               (unsigned long long)stats.filtered, (unsigned long long)stats.errors,
+               (unsigned long long)stats.skipped, (unsigned long long)run.positions, mb, seconds,
+               seconds > 0 ? mb / seconds : 0.0);
     }
     return status;
+}
+
+/* Everything the command line says, before any file is read. */
+typedef struct {
+    pgn_options o;
+    count_options count;
+    const char *count_by; /* --count-by, or NULL */
+    bool csv, validate;
+    const char **files, **where;
+    int nfiles, nwhere;
+} pgn_command;
+
+/* --min-clock's SECONDS: digits with at most one '.', nothing else. */
+static bool parse_seconds(const char *text, double *out)
+{
+    size_t digits = 0, dots = 0, i = 0;
+    for (; text[i]; i++) {
+        if (text[i] == '.')
+            dots++;
+        else if (text[i] >= '0' && text[i] <= '9')
+            digits++;
+        else
+            return false;
+    }
+    if (!digits || dots > 1 || i > 30) return false;
+    *out = strtod(text, NULL);
+    return true;
+}
+
+/* An option with a value at argv[*i]: 1 when it was one (taken), 0 when not, or -EXIT_USAGE. */
+static int value_option(pgn_command *c, int argc, char **argv, int *i)
+{
+    static const char *const names[] = {"--where",   "--threads", "--count-by",
+                                        "--min-ply", "--max-ply", "--min-clock"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const char *value;
+        const int got = cmd_value("pgn", argc, argv, i, names[k], &value);
+        if (got <= 0) {
+            if (got < 0) return got;
+            continue;
+        }
+        unsigned long n = 0;
+        df_pgn_position_filter *pf = &c->o.position_filter;
+        switch (k) {
+        case 0:
+            c->where[c->nwhere++] = value;
+            return 1;
+        case 1:
+            if (!cmd_parse_count(value, 0, 256, &n))
+                return -cmd_usage_error("pgn", "--threads takes 0 (one per CPU) to 256, not '%s'",
+                                        value);
+            c->o.threads = (unsigned)n;
+            return 1;
+        case 2:
+            c->count_by = value;
+            return 1;
+        case 3:
+        case 4:
+            if (!cmd_parse_count(value, 0, UINT32_MAX, &n))
+                return -cmd_usage_error("pgn", "%s takes a ply, 0 or more, not '%s'", names[k],
+                                        value);
+            if (k == 3)
+                pf->min_ply = (uint32_t)n;
+            else
+                pf->max_ply = (uint32_t)n;
+            pf->conditions |= k == 3 ? DF_PGN_MIN_PLY : DF_PGN_MAX_PLY;
+            return 1;
+        default:
+            if (!parse_seconds(value, &pf->min_clock))
+                return -cmd_usage_error("pgn", "--min-clock takes seconds (30, 0.5), not '%s'",
+                                        value);
+            pf->conditions |= DF_PGN_MIN_CLOCK;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The options that do not combine, each pair said by name: 0, or EXIT_USAGE after a message. */
+static int check_combinations(const pgn_command *c)
+{
+    const pgn_options *o = &c->o;
+    const bool headers = o->flags & DF_PGN_HEADERS_ONLY;
+    const unsigned pf = o->position_filter.conditions;
+    const char *position_option = pf & DF_PGN_MIN_PLY     ? "--min-ply"
+                                  : pf & DF_PGN_MAX_PLY   ? "--max-ply"
+                                  : pf & DF_PGN_MIN_CLOCK ? "--min-clock"
+                                                          : "--require-eval";
+    if (c->count_by && o->positions)
+        return cmd_usage_error("pgn", "--count-by and --positions do not combine: a count "
+                                      "writes no positions");
+    if (c->count_by && pf)
+        return cmd_usage_error("pgn",
+                               "--count-by and %s do not combine: a count writes no "
+                               "positions",
+                               position_option);
+    if (c->csv && !c->count_by)
+        return cmd_usage_error("pgn", "--csv is the format of --count-by's table: give "
+                                      "--count-by too");
+    if (c->csv && o->json)
+        return cmd_usage_error("pgn", "--csv and --json do not combine: give one format");
+    if (c->validate && !c->count_by)
+        return cmd_usage_error("pgn", "--validate goes with --count-by (without it every game "
+                                      "is validated but with --headers)");
+    if (c->validate && headers)
+        return cmd_usage_error("pgn", "--validate and --headers do not combine: --headers reads "
+                                      "no move");
+    if (headers && o->positions)
+        return cmd_usage_error("pgn", "--headers and --positions do not combine: --headers "
+                                      "reads no move, so no position");
+    if (o->positions && !o->json)
+        return cmd_usage_error("pgn", "--positions writes JSON: give --json too");
+    if (pf && !o->positions)
+        return cmd_usage_error("pgn", "%s chooses positions: give --json --positions too",
+                               position_option);
+    if (pf & DF_PGN_MIN_PLY && pf & DF_PGN_MAX_PLY &&
+        o->position_filter.min_ply > o->position_filter.max_ply)
+        return cmd_usage_error("pgn", "--min-ply %u is above --max-ply %u: no position passes",
+                               o->position_filter.min_ply, o->position_filter.max_ply);
+    return c->count_by ? pgn_count_check(c->count_by) : 0;
+}
+
+/* The command line into c: 0 to go on, else the exit status (help, a usage error). */
+static int parse_command(pgn_command *c, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        const int got = value_option(c, argc, argv, &i);
+        if (got < 0) return -got;
+        if (got) continue;
+        if (cmd_is(argv[i], "--json"))
+            c->o.json = true;
+        else if (cmd_is(argv[i], "--positions"))
+            c->o.positions = true;
+        else if (cmd_is(argv[i], "--headers"))
+            c->o.flags |= DF_PGN_HEADERS_ONLY;
+        else if (cmd_is(argv[i], "--chess960"))
+            c->o.flags |= DF_PGN_CHESS960;
+        else if (cmd_is(argv[i], "--csv"))
+            c->csv = true;
+        else if (cmd_is(argv[i], "--validate"))
+            c->validate = true;
+        else if (cmd_is(argv[i], "--require-eval"))
+            c->o.position_filter.conditions |= DF_PGN_REQUIRE_EVAL;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cmd_help_or_unknown("pgn", argv[i], help);
+        else
+            c->files[c->nfiles++] = argv[i];
+    }
+    return check_combinations(c);
 }
 
 int cmd_pgn(int argc, char **argv, const char *backend)
 {
     (void)backend;
-    pgn_options o = {false, false, DF_PGN_STANDARD, 0, NULL, 0, NULL};
+    pgn_command c;
+    memset(&c, 0, sizeof c);
     /* files and --where expressions: at most argc of each */
-    const char **files = calloc(2 * (size_t)argc + 1, sizeof *files), **where = files + argc;
-    int nfiles = 0, nwhere = 0;
-    if (!files) return cmd_input_error("pgn", "out of memory");
-    for (int i = 0; i < argc; i++) {
-        const char *value;
-        int got = cmd_value("pgn", argc, argv, &i, "--where", &value);
-        if (got > 0) {
-            where[nwhere++] = value;
-            continue;
-        }
-        if (got == 0) got = cmd_value("pgn", argc, argv, &i, "--threads", &value);
-        if (got < 0) {
-            free(files);
-            return -got;
-        }
-        if (got) {
-            unsigned long n;
-            if (!cmd_parse_count(value, 0, 256, &n)) {
-                free(files);
-                return cmd_usage_error("pgn", "--threads takes 0 (one per CPU) to 256, not '%s'",
-                                       value);
-            }
-            o.threads = (unsigned)n;
-        } else if (cmd_is(argv[i], "--json"))
-            o.json = true;
-        else if (cmd_is(argv[i], "--positions"))
-            o.positions = true;
-        else if (cmd_is(argv[i], "--headers"))
-            o.flags |= DF_PGN_HEADERS_ONLY;
-        else if (cmd_is(argv[i], "--chess960"))
-            o.flags |= DF_PGN_CHESS960;
-        else if (argv[i][0] == '-' && argv[i][1]) {
-            free(files);
-            return cmd_help_or_unknown("pgn", argv[i], help);
-        } else
-            files[nfiles++] = argv[i];
-    }
-    if (o.positions && !o.json) {
-        free(files);
-        return cmd_usage_error("pgn", "--positions writes JSON: give --json too");
-    }
-    if (o.positions && o.flags & DF_PGN_HEADERS_ONLY) {
-        free(files);
-        return cmd_usage_error("pgn", "--headers reads no position: give --positions or --headers");
-    }
+    c.files = calloc(2 * (size_t)argc + 1, sizeof *c.files);
+    if (!c.files) return cmd_input_error("pgn", "out of memory");
+    c.where = c.files + argc;
+    int status = parse_command(&c, argc, argv);
     df_pgn_filter *filter = NULL;
     char why[DF_PGN_FILTER_ERROR_MAX];
-    const df_status made = df_pgn_filter_new(&filter, where, (size_t)nwhere, why);
-    if (made != DF_OK) {
-        free(files);
-        return made == DF_ERR_ARGUMENT ? cmd_usage_error("pgn", "--where %s", why)
-                                       : cmd_input_error("pgn", "out of memory");
+    const df_status made =
+        status ? DF_OK : df_pgn_filter_new(&filter, c.where, (size_t)c.nwhere, why);
+    if (made != DF_OK)
+        status = made == DF_ERR_ARGUMENT ? cmd_usage_error("pgn", "--where %s", why)
+                                         : cmd_input_error("pgn", "out of memory");
+    if (status) {
+        free(c.files);
+        return status;
     }
-    o.filter = nwhere ? filter : NULL;
-    if (!nfiles) files[nfiles++] = "-";
-    int status = 0;
-    uint64_t games = 0;
-    for (int i = 0; i < nfiles && !ferror(stdout); i++)
-        status |= read_one(files[i], &o, nfiles > 1, &games);
+    c.o.filter = c.nwhere ? filter : NULL;
+    if (!c.nfiles) c.files[c.nfiles++] = "-";
+    if (c.count_by) {
+        c.count =
+            (count_options){c.count_by,  c.csv ? COUNT_CSV : c.o.json ? COUNT_JSON : COUNT_TEXT,
+                            c.validate,  c.o.flags,
+                            c.o.threads, c.o.filter};
+        status = pgn_count(&c.count, c.files, c.nfiles);
+    } else {
+        uint64_t games = 0;
+        for (int i = 0; i < c.nfiles && !ferror(stdout); i++)
+            status |= read_one(c.files[i], &c.o, c.nfiles > 1, &games);
+    }
     df_pgn_filter_free(filter);
-    free(files);
+    free(c.files);
     return status;
 }

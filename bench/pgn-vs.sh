@@ -52,16 +52,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-# field N of dirfill's summary line: 2 games, 4 positions, 10 filtered
+# field N of dirfill's summary line: 2 games (all found), 4 kept, 6 filtered, 12 positions
 summary() { "$dirfill" pgn --threads 1 "$@" | awk -v f="$field" '{print $f}'; }
 # The seconds of dirfill's summary line (its own clock: the read, not the process's start).
 own_seconds() { awk '{for (k = 1; k < NF; k++) if ($(k+1) == "s,") print $k}'; }
 # The median of a list of numbers separated by spaces.
 list_median() { echo "$1" | tr ' ' '\n' | grep . | median; }
 field=2; games=$(summary "$file")
-field=4; plies=$(summary "$file")
+field=12; plies=$(summary "$file")
 field=2; headers_games=$(summary --headers "$file")
-field=2; kept=$(summary --where "$where" "$file")
+field=4; kept=$(summary --where "$where" "$file")
 echo "$file: $mb MB, $games games, $plies moves; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $runs runs"
 
 # The readers, by mode: a name, a mode, a command (the file is its last argument). Each mode's
@@ -208,7 +208,7 @@ print(time.perf_counter() - t, games, plies)
 EOF
   }
   field=2; pgames=$(summary "$part")
-  field=4; pplies=$(summary "$part")
+  field=12; pplies=$(summary "$part")
   read -r pcs pc_games pc_plies <<<"$(pcread)"
   if [ "$pc_games" != "$pgames" ] || [ "$pc_plies" != "$pplies" ]; then
     not_comparable "python-chess read_game" "$pc_games games, $pc_plies moves; dirfill $pgames, $pplies"

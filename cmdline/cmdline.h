@@ -24,6 +24,9 @@ typedef struct cmd_text {
 bool cmd_text_put(cmd_text *t, const char *s, size_t n);
 bool cmd_text_puts(cmd_text *t, const char *s);
 bool cmd_text_putf(cmd_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s[0, n) as a JSON string: valid UTF-8 as it is, control characters escaped, a byte that is
+ * no UTF-8 as \u00XX (read as Latin-1, as old PGN files are written). */
+bool cmd_text_json(cmd_text *t, const char *s, size_t n);
 void cmd_text_free(cmd_text *t);
 
 /* ---- Options (options.c) ---- */

@@ -51,6 +51,36 @@ bool cmd_text_putf(cmd_text *t, const char *fmt, ...)
     return ok;
 }
 
+bool cmd_text_json(cmd_text *b, const char *s, size_t n)
+{
+    cmd_text_put(b, "\"", 1);
+    for (size_t i = 0; i < n;) {
+        const unsigned char c = (unsigned char)s[i];
+        size_t len = c < 0x80                ? 1
+                     : c >= 0xc2 && c < 0xe0 ? 2
+                     : c >= 0xe0 && c < 0xf0 ? 3
+                     : c >= 0xf0 && c < 0xf5 ? 4
+                                             : 0;
+        for (size_t k = 1; k < len; k++)
+            if (i + k >= n || ((unsigned char)s[i + k] & 0xc0) != 0x80) len = 0;
+        if (len > 1) {
+            cmd_text_put(b, s + i, len);
+            i += len;
+            continue;
+        }
+        if (c == '"' || c == '\\') {
+            const char esc[2] = {'\\', (char)c};
+            cmd_text_put(b, esc, 2);
+        } else if (c < 0x20 || c >= 0x7f) {
+            cmd_text_putf(b, "\\u%04x", c);
+        } else {
+            cmd_text_put(b, s + i, 1);
+        }
+        i++;
+    }
+    return cmd_text_put(b, "\"", 1);
+}
+
 void cmd_text_free(cmd_text *t)
 {
     free(t->text);

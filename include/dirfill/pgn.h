@@ -246,6 +246,10 @@ DF_API const char *df_pgn_speed_name(df_pgn_speed s);
  *  untouched, when g's tags do not give it (no TimeControl, a "?" Elo, a malformed date) or f
  *  is DF_PGN_FIELD_TAG. */
 DF_API bool df_pgn_field_value(const df_pgn_game *g, df_pgn_field f, double *value);
+/** df_pgn_field_value of fields[0, n) (n at most 32) at once, in one pass over g's tags:
+ *  values[i] for each known field; returns the known ones as bits (bit i: fields[i]). */
+DF_API unsigned df_pgn_field_values(const df_pgn_game *g, const df_pgn_field *fields, size_t n,
+                                    double *values);
 
 /* ---- filters: which games to read, decided on the tag section -------------------------- */
 

@@ -40,6 +40,48 @@ const char *df_pgn_speed_name(df_pgn_speed s)
     return (unsigned)s <= DF_PGN_SPEED_CORRESPONDENCE ? df__speed_names[s] : NULL;
 }
 
+/* The tags the fields are made of, found in one pass over a game's tags. */
+enum {
+    T_TIME_CONTROL,
+    T_WHITE_ELO,
+    T_BLACK_ELO,
+    T_UTC_DATE,
+    T_DATE,
+    T_WHITE_TITLE,
+    T_BLACK_TITLE,
+    T_COUNT
+};
+typedef struct {
+    const char *v[T_COUNT]; /* NULL: the game has no such tag */
+    uint32_t n[T_COUNT];
+} df__sources;
+
+/* Whether name[0, len) is literal (a memcmp of a constant length, which compilers inline). */
+#define DF__NAMED(name, len, literal)                                                              \
+    ((len) == sizeof literal - 1 && !memcmp(name, literal, sizeof literal - 1))
+
+static void df__gather(const df_pgn_game *g, df__sources *s)
+{
+    memset(s->v, 0, sizeof s->v);
+    for (uint32_t i = 0; i < g->ntags; i++) {
+        const df_pgn_tag *t = &g->tags[i];
+        const char *name = t->name;
+        const uint32_t len = t->name_len;
+        const int k = DF__NAMED(name, len, "TimeControl")  ? T_TIME_CONTROL
+                      : DF__NAMED(name, len, "WhiteElo")   ? T_WHITE_ELO
+                      : DF__NAMED(name, len, "BlackElo")   ? T_BLACK_ELO
+                      : DF__NAMED(name, len, "UTCDate")    ? T_UTC_DATE
+                      : DF__NAMED(name, len, "Date")       ? T_DATE
+                      : DF__NAMED(name, len, "WhiteTitle") ? T_WHITE_TITLE
+                      : DF__NAMED(name, len, "BlackTitle") ? T_BLACK_TITLE
+                                                           : T_COUNT;
+        if (k < T_COUNT && !s->v[k]) {
+            s->v[k] = t->value;
+            s->n[k] = t->value_len;
+        }
+    }
+}
+
 /* Whether v[0, n) is 1 to 9 decimal digits; *out their value. Nine digits keep every sum below
  * of exact doubles and ints. */
 static bool df__digits(const char *v, uint32_t n, uint32_t *out)
@@ -55,44 +97,44 @@ static bool df__digits(const char *v, uint32_t n, uint32_t *out)
 }
 
 /* TimeControl "BASE+INCREMENT" or "BASE", in seconds. */
-static bool df__time_control(const df_pgn_game *g, uint32_t *base, uint32_t *increment)
+static bool df__time_control(const df__sources *s, uint32_t *base, uint32_t *increment)
 {
-    uint32_t n;
-    const char *v = df_pgn_tag_value(g, "TimeControl", &n);
+    const char *v = s->v[T_TIME_CONTROL];
+    const uint32_t n = s->n[T_TIME_CONTROL];
     if (!v) return false;
-    const char *plus = memchr(v, '+', n);
+    uint32_t plus = 0;
+    while (plus < n && v[plus] != '+') plus++;
     *increment = 0;
-    if (!plus) return df__digits(v, n, base);
-    return df__digits(v, (uint32_t)(plus - v), base) &&
-           df__digits(plus + 1, n - (uint32_t)(plus - v) - 1, increment);
+    return df__digits(v, plus, base) &&
+           (plus == n || df__digits(v + plus + 1, n - plus - 1, increment));
 }
 
 /* Lichess's rule: the estimated duration base + 40 increments, in seconds; "-" (no clock) is
  * correspondence. */
-static bool df__speed(const df_pgn_game *g, double *out)
+static bool df__speed(const df__sources *s, double *out)
 {
-    uint32_t n, base, increment;
-    const char *v = df_pgn_tag_value(g, "TimeControl", &n);
-    if (v && n == 1 && *v == '-') {
+    uint32_t base, increment;
+    if (s->v[T_TIME_CONTROL] && s->n[T_TIME_CONTROL] == 1 && s->v[T_TIME_CONTROL][0] == '-') {
         *out = DF_PGN_SPEED_CORRESPONDENCE;
         return true;
     }
-    if (!df__time_control(g, &base, &increment)) return false;
+    if (!df__time_control(s, &base, &increment)) return false;
     static const uint32_t below[] = {30, 180, 480, 1500}; /* ultrabullet .. rapid */
     const uint64_t estimate = base + 40 * (uint64_t)increment;
-    int s = DF_PGN_SPEED_ULTRABULLET;
-    while (s < DF_PGN_SPEED_CLASSICAL && estimate >= below[s]) s++;
-    *out = s;
+    int k = DF_PGN_SPEED_ULTRABULLET;
+    while (k < DF_PGN_SPEED_CLASSICAL && estimate >= below[k]) k++;
+    *out = k;
     return true;
 }
 
 /* Both ratings, when both tags hold a whole number. */
-static bool df__elos(const df_pgn_game *g, double *white, double *black)
+static bool df__elos(const df__sources *s, double *white, double *black)
 {
-    uint32_t wn, bn, w, b;
-    const char *wv = df_pgn_tag_value(g, "WhiteElo", &wn),
-               *bv = df_pgn_tag_value(g, "BlackElo", &bn);
-    if (!wv || !bv || !df__digits(wv, wn, &w) || !df__digits(bv, bn, &b)) return false;
+    uint32_t w, b;
+    if (!s->v[T_WHITE_ELO] || !s->v[T_BLACK_ELO] ||
+        !df__digits(s->v[T_WHITE_ELO], s->n[T_WHITE_ELO], &w) ||
+        !df__digits(s->v[T_BLACK_ELO], s->n[T_BLACK_ELO], &b))
+        return false;
     *white = w;
     *black = b;
     return true;
@@ -108,14 +150,15 @@ static bool df__date_part(const char *v, uint32_t at, uint32_t n, bool *known, u
 }
 
 /* Year (part 0) or Month (part 1) of UTCDate when the game has that tag, else of Date. */
-static bool df__date(const df_pgn_game *g, int part, double *out)
+static bool df__date(const df__sources *s, int part, double *out)
 {
-    uint32_t n, year = 0, month = 0, day = 0;
-    const char *v = df_pgn_tag_value(g, "UTCDate", &n);
-    if (!v) v = df_pgn_tag_value(g, "Date", &n);
+    const int tag = s->v[T_UTC_DATE] ? T_UTC_DATE : T_DATE;
+    const char *v = s->v[tag];
+    uint32_t year = 0, month = 0, day = 0;
     bool known[3];
-    if (!v || n != 10 || v[4] != '.' || v[7] != '.' || !df__date_part(v, 0, 4, &known[0], &year) ||
-        !df__date_part(v, 5, 2, &known[1], &month) || !df__date_part(v, 8, 2, &known[2], &day))
+    if (!v || s->n[tag] != 10 || v[4] != '.' || v[7] != '.' ||
+        !df__date_part(v, 0, 4, &known[0], &year) || !df__date_part(v, 5, 2, &known[1], &month) ||
+        !df__date_part(v, 8, 2, &known[2], &day))
         return false;
     if ((known[1] && (month < 1 || month > 12)) || (known[2] && (day < 1 || day > 31)))
         return false;
@@ -124,23 +167,23 @@ static bool df__date(const df_pgn_game *g, int part, double *out)
     return true;
 }
 
-static bool df__is_bot(const df_pgn_game *g, const char *tag)
+static bool df__is_bot(const df__sources *s, int tag)
 {
-    uint32_t n;
-    const char *v = df_pgn_tag_value(g, tag, &n);
-    return v && n == 3 && (v[0] | 32) == 'b' && (v[1] | 32) == 'o' && (v[2] | 32) == 't';
+    const char *v = s->v[tag];
+    return v && s->n[tag] == 3 && (v[0] | 32) == 'b' && (v[1] | 32) == 'o' && (v[2] | 32) == 't';
 }
 
-bool df_pgn_field_value(const df_pgn_game *g, df_pgn_field f, double *value)
+/* Field f from the gathered tags. */
+static bool df__value(const df__sources *s, df_pgn_field f, double *value)
 {
     double w, b;
     uint32_t base, increment;
     switch (f) {
     case DF_PGN_FIELD_SPEED:
-        return df__speed(g, value);
+        return df__speed(s, value);
     case DF_PGN_FIELD_BASE_SECONDS:
     case DF_PGN_FIELD_INCREMENT:
-        if (!df__time_control(g, &base, &increment)) return false;
+        if (!df__time_control(s, &base, &increment)) return false;
         *value = f == DF_PGN_FIELD_BASE_SECONDS ? base : increment;
         return true;
     case DF_PGN_FIELD_AVG_ELO:
@@ -148,7 +191,7 @@ bool df_pgn_field_value(const df_pgn_game *g, df_pgn_field f, double *value)
     case DF_PGN_FIELD_MAX_ELO:
     case DF_PGN_FIELD_ELO_DIFF:
     case DF_PGN_FIELD_ELO_BIN:
-        if (!df__elos(g, &w, &b)) return false;
+        if (!df__elos(s, &w, &b)) return false;
         *value = f == DF_PGN_FIELD_AVG_ELO   ? (w + b) / 2
                  : f == DF_PGN_FIELD_MIN_ELO ? (w < b ? w : b)
                  : f == DF_PGN_FIELD_MAX_ELO ? (w > b ? w : b)
@@ -158,11 +201,30 @@ bool df_pgn_field_value(const df_pgn_game *g, df_pgn_field f, double *value)
         return true;
     case DF_PGN_FIELD_YEAR:
     case DF_PGN_FIELD_MONTH:
-        return df__date(g, f == DF_PGN_FIELD_MONTH, value);
+        return df__date(s, f == DF_PGN_FIELD_MONTH, value);
     case DF_PGN_FIELD_BOT:
-        *value = df__is_bot(g, "WhiteTitle") || df__is_bot(g, "BlackTitle");
+        *value = df__is_bot(s, T_WHITE_TITLE) || df__is_bot(s, T_BLACK_TITLE);
         return true;
     default:
         return false;
     }
+}
+
+bool df_pgn_field_value(const df_pgn_game *g, df_pgn_field f, double *value)
+{
+    if (f <= DF_PGN_FIELD_TAG || f >= DF_PGN_FIELD_COUNT) return false;
+    df__sources s;
+    df__gather(g, &s);
+    return df__value(&s, f, value);
+}
+
+unsigned df_pgn_field_values(const df_pgn_game *g, const df_pgn_field *fields, size_t n,
+                             double *values)
+{
+    df__sources s;
+    df__gather(g, &s);
+    unsigned known = 0;
+    for (size_t i = 0; i < n && i < 32; i++)
+        known |= (unsigned)df__value(&s, fields[i], &values[i]) << i;
+    return known;
 }

@@ -164,8 +164,12 @@ bool df_pgn_reader_between_games(const df_pgn_reader *r) { return !r->open && r-
 /* The index of the first tag of g named name[0, n), or -1. */
 static int tag_index(const df_pgn_game *g, const char *name, size_t n)
 {
+    /* The first byte before a call to memcmp: names of one length mostly differ there (White,
+     * Black, Event, Round). */
     for (uint32_t i = 0; i < g->ntags; i++)
-        if (g->tags[i].name_len == n && !memcmp(g->tags[i].name, name, n)) return (int)i;
+        if (g->tags[i].name_len == n && n && g->tags[i].name[0] == name[0] &&
+            !memcmp(g->tags[i].name, name, n))
+            return (int)i;
     return -1;
 }
 

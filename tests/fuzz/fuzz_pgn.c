@@ -2,7 +2,7 @@
 /* libFuzzer target: any bytes through the PGN reader, whole and in pieces whose sizes the
  * first byte picks. Nothing may fault; every replayed move must be one the move generator
  * lists for the position before it, every board valid; the callbacks must be the same however
- * the input is cut; games, errors and bytes must add up. Header-only reading and a tag filter
+ * the input is cut; games, kept, errors and bytes must add up. Header-only reading and a tag filter
  * (its expression the input's first line) skim the movetext: they must find the same games,
  * at the same places, as the full read, and the filter must keep exactly the games it
  * matches. A visitor without a ply callback (no ply kept, no comment's command read) must see
@@ -16,7 +16,7 @@
 typedef struct {
     uint64_t digest, bounds; /* bounds: where the games are, what they hold */
     uint64_t outcome;        /* what each game came to: plies, error, final position */
-    uint64_t games, errors, plies;
+    uint64_t games, errors, kept, plies;
     const df_pgn_filter *filter;
     bool without_plies;
 } seen;
@@ -53,7 +53,8 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
     seen *s = ctx;
     if (s->filter && !df_pgn_filter_matches(s->filter, g)) abort();
     s->games++;
-    s->errors += g->error != NULL;
+    s->errors += g->error && !g->skipped; /* a skipped game counts as skipped alone */
+    s->kept += !g->error && !g->skipped;
     s->bounds = mix64(s->bounds, g->index);
     s->bounds = mix64(s->bounds, g->line);
     s->bounds = mix64(s->bounds, g->end_line);
@@ -87,7 +88,9 @@ static void read_all(seen *s, const uint8_t *data, size_t size, size_t piece, un
         df_pgn_feed(r, (const char *)data + at, size - at < piece ? size - at : piece, &v);
     df_pgn_finish(r, &v);
     const df_pgn_stats st = df_pgn_reader_stats(r);
-    if (st.games != s->games + st.filtered || st.errors != s->errors || st.bytes != size) abort();
+    if (st.games != s->games + st.filtered || st.errors != s->errors || st.kept != s->kept ||
+        st.games != st.kept + st.filtered + st.errors + st.skipped || st.bytes != size)
+        abort();
     df_pgn_reader_free(r);
 }
 
