@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dirfill pgn --count-by: the kept games of PGN files counted by the values of tags and derived
- * fields, at the speed of reading headers. Each run of games (a sink, filled on a worker) counts
- * into a table of its own, merged into the whole on the calling thread in input order; the
+ * fields, at the speed of reading headers. Each run of games (a sink, filled on a worker) records
+ * its games' keys; the calling thread counts them into one table as the sinks are delivered; the
  * table is sorted and printed at the end. */
 #include <errno.h>
 #include <stdint.h>
@@ -190,48 +190,48 @@ static void table_free(group_table *t)
 
 enum { KEY_ROOM = 512 }; /* a key of derived fields and short tags; longer ones are allocated */
 
-/* The key of g into key (KEY_ROOM bytes), or into *big when it needs more; returns its start
- * and *len, or NULL when out of memory. */
-static const char *make_key(char *key, cmd_text *big, size_t *len, const field_list *fields,
+/* Where a key is written: room on the stack, then (a long tag value) a growing text. */
+typedef struct {
+    char *room;
+    size_t len;
+    cmd_text *big; /* in use once big->len > 0 */
+} key_writer;
+
+static void key_put(key_writer *w, const void *p, size_t n)
+{
+    if (!w->big->len && w->len + n <= KEY_ROOM) {
+        memcpy(w->room + w->len, p, n);
+        w->len += n;
+        return;
+    }
+    if (!w->big->len) cmd_text_put(w->big, w->room, w->len);
+    cmd_text_put(w->big, p, n);
+}
+
+/* The key of g, in room (KEY_ROOM bytes) or *big: its start and *len, NULL when out of memory. */
+static const char *make_key(char *room, cmd_text *big, size_t *len, const field_list *fields,
                             const df_pgn_game *g)
 {
     double values[FIELDS_MAX];
     const unsigned known = df_pgn_field_values(g, fields->derived, fields->nderived, values);
-    size_t at = 0, derived = 0;
-    char *out = key;
+    key_writer w = {room, 0, big};
     big->len = 0;
-    for (size_t i = 0; i < fields->n; i++) {
+    for (size_t i = 0, derived = 0; i < fields->n; i++) {
         const count_field *f = &fields->f[i];
         uint32_t n = 0;
-        const char *v = f->field == DF_PGN_FIELD_TAG ? df_pgn_tag_value(g, f->name, &n) : NULL;
-        const bool has = f->field == DF_PGN_FIELD_TAG ? v != NULL : known >> derived & 1;
-        const size_t need = !has ? 1 : f->field == DF_PGN_FIELD_TAG ? 5 + (size_t)n : 9;
-        if (out == key && at + need > KEY_ROOM) {
-            if (!cmd_text_put(big, key, at)) return NULL;
-            out = NULL;
-        }
-        if (!out) { /* the long way: through big */
-            char head[9];
-            head[0] = (char)(!has ? 0 : f->field == DF_PGN_FIELD_TAG ? 1 : 2);
-            if (has && f->field == DF_PGN_FIELD_TAG) memcpy(head + 1, &n, 4);
-            if (has && f->field != DF_PGN_FIELD_TAG) memcpy(head + 1, &values[derived], 8);
-            cmd_text_put(big, head, need < 9 ? (need == 1 ? 1 : 5) : 9);
-            if (has && f->field == DF_PGN_FIELD_TAG) cmd_text_put(big, v, n);
-        } else if (!has) {
-            out[at++] = 0;
-        } else if (f->field == DF_PGN_FIELD_TAG) {
-            out[at] = 1;
-            memcpy(out + at + 1, &n, 4);
-            memcpy(out + at + 5, v, n);
-            at += need;
+        if (f->field == DF_PGN_FIELD_TAG) {
+            const char *v = df_pgn_tag_value(g, f->name, &n);
+            const char kind = v ? 1 : 0;
+            key_put(&w, &kind, 1);
+            if (v) key_put(&w, &n, 4), key_put(&w, v, n);
         } else {
-            out[at] = 2;
-            memcpy(out + at + 1, &values[derived], 8);
-            at += 9;
+            const char kind = known >> derived & 1 ? 2 : 0;
+            key_put(&w, &kind, 1);
+            if (kind) key_put(&w, &values[derived], 8);
+            derived++;
         }
-        derived += f->field != DF_PGN_FIELD_TAG;
     }
-    if (out) return *len = at, key;
+    if (!big->len) return *len = w.len, room;
     *len = big->len;
     return big->failed ? NULL : big->text;
 }

@@ -67,12 +67,19 @@ static void test_where_refusals(void **state)
                      r.err);
         dft_done(&r);
     }
+    /* The valid ones, all in one run: any refused would exit 2. */
+    const char **argv = calloc(2 * dft_ngood_filters + 3, sizeof *argv);
+    size_t k = 0;
+    argv[k++] = "pgn";
     for (size_t i = 0; i < dft_ngood_filters; i++) {
-        dft_result r = run(DFT_ARGS("pgn", "--where", dft_good_filters[i], path));
-        if (r.status != 0)
-            fail_msg("--where '%s': exit %d: %s", dft_good_filters[i], r.status, r.err);
-        dft_done(&r);
+        argv[k++] = "--where";
+        argv[k++] = dft_good_filters[i];
     }
+    argv[k++] = path;
+    dft_result r = run(argv);
+    if (r.status != 0) fail_msg("valid --where: exit %d: %s", r.status, r.err);
+    dft_done(&r);
+    free(argv);
     unlink(path);
 }
 
@@ -359,9 +366,11 @@ static void test_count_by_reference(void **state)
                 key_of(src->line[i], lists[k], key, sizeof key);
                 ref_add(&want, key, validate ? count_uci(src->line[i]) : 0);
             }
+            /* Threads 1, 2 and 4 for the issue's fields, 1 and 4 for the others. */
             char *outs[3] = {NULL};
-            static const char *const threads[] = {"1", "2", "4"};
-            for (int t = 0; t < 3; t++) {
+            static const char *const threads[] = {"1", "4", "2"};
+            const int nthreads = k ? 2 : 3;
+            for (int t = 0; t < nthreads; t++) {
                 dft_result r = validate ? run(DFT_ARGS("pgn", "--count-by", lists[k], "--json",
                                                        "--validate", "--threads", threads[t], path))
                                         : run(DFT_ARGS("pgn", "--count-by", lists[k], "--json",
@@ -377,7 +386,7 @@ static void test_count_by_reference(void **state)
             char what[96];
             snprintf(what, sizeof what, "--count-by %s%s", lists[k], validate ? " --validate" : "");
             expect_tables(what, &want, &got);
-            for (int t = 0; t < 3; t++) free(outs[t]);
+            for (int t = 0; t < nthreads; t++) free(outs[t]);
             free(want.g);
             free(got.g);
         }
@@ -529,6 +538,24 @@ static void test_count_by_table(void **state)
     r = run(DFT_ARGS("pgn", "--count-by", "Speed", "--json", "--where", "Event=none", path));
     assert_int_equal(0, r.out_len);
     dft_done(&r);
+    /* A key longer than the room kept for one on the stack: a tag value of 3000 bytes. */
+    cmd_text longer = {0}, one = {0};
+    cmd_text_puts(&one, "[Event \"");
+    for (int i = 0; i < 3000; i++) cmd_text_puts(&one, i % 2 ? "y" : "x");
+    cmd_text_puts(&one, "\"]\n[Site \"s\"]\n\n1. e4 *\n\n");
+    for (int copy = 0; copy < 2; copy++)
+        cmd_text_put(&longer, one.text, one.len); /* a group of 2 */
+    cmd_text_free(&one);
+    char long_path[] = "/tmp/dirfill-cli-long-XXXXXX";
+    temp_pgn(long_path, longer.text, longer.len);
+    r = run(DFT_ARGS("pgn", "--count-by", "Site,Event,Speed", "--csv", long_path));
+    assert_int_equal(0, r.status);
+    assert_true(r.out_len == strlen("Site,Event,Speed,games\ns,") + 3000 + strlen(",,2\n"));
+    assert_non_null(strstr(r.out, "xyxy"));
+    assert_non_null(strstr(r.out, "yxy,,2\n"));
+    dft_done(&r);
+    unlink(long_path);
+    cmd_text_free(&longer);
     /* Several files: one table; a file that cannot be read is said, the rest counted. */
     r = run(DFT_ARGS("pgn", "--count-by", "Speed", "--csv", path, "/nonexistent.pgn", path));
     assert_int_equal(1, r.status);

@@ -40,9 +40,14 @@
  * the rest: inside an unclosed comment or variation, a line that starts with '[' and a letter
  * starts a new game.
  *
- * A filter (df_pgn_filter, from `TAG OP VALUE` expressions) decides on a game's tag section
- * whether it is read at all: a game it rejects is scanned for its end only (no move is
- * resolved), no callback sees it, and it counts as filtered.
+ * A filter (df_pgn_filter, from `FIELD OP VALUE` expressions on tags and on fields derived
+ * from them, df_pgn_field) decides on a game's tag section whether it is read at all: a game it
+ * rejects is scanned for its end only (no move is resolved), no callback sees it, and it counts
+ * as filtered. A game that is not PGN text (a control byte where a game, its movetext, a tag's
+ * name or its punctuation begins: a binary file) is an error "not PGN text", its lines passed
+ * over up to a line that starts with '[' and a letter. df_pgn_position_passes decides which of
+ * a read game's positions pass per-position conditions (ply, the side to move's clock, an
+ * evaluation).
  *
  * Thread-safety: a reader belongs to one thread at a time; readers are independent. A filter
  * is read-only once made: many readers and threads may share one.

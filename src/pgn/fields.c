@@ -56,25 +56,38 @@ typedef struct {
     uint32_t n[T_COUNT];
 } df__sources;
 
-/* Whether name[0, len) is literal (a memcmp of a constant length, which compilers inline). */
-#define DF__NAMED(name, len, literal)                                                              \
-    ((len) == sizeof literal - 1 && !memcmp(name, literal, sizeof literal - 1))
+/* Whether the tag's name is literal (a memcmp of a constant length, which compilers inline). */
+#define DF__NAMED(t, literal) (!memcmp((t)->name, literal, sizeof literal - 1))
 
 static void df__gather(const df_pgn_game *g, df__sources *s)
 {
     memset(s->v, 0, sizeof s->v);
     for (uint32_t i = 0; i < g->ntags; i++) {
         const df_pgn_tag *t = &g->tags[i];
-        const char *name = t->name;
-        const uint32_t len = t->name_len;
-        const int k = DF__NAMED(name, len, "TimeControl")  ? T_TIME_CONTROL
-                      : DF__NAMED(name, len, "WhiteElo")   ? T_WHITE_ELO
-                      : DF__NAMED(name, len, "BlackElo")   ? T_BLACK_ELO
-                      : DF__NAMED(name, len, "UTCDate")    ? T_UTC_DATE
-                      : DF__NAMED(name, len, "Date")       ? T_DATE
-                      : DF__NAMED(name, len, "WhiteTitle") ? T_WHITE_TITLE
-                      : DF__NAMED(name, len, "BlackTitle") ? T_BLACK_TITLE
-                                                           : T_COUNT;
+        int k = T_COUNT;
+        switch (t->name_len) { /* one branch a tag, most of them no source */
+        case 4:
+            k = DF__NAMED(t, "Date") ? T_DATE : T_COUNT;
+            break;
+        case 7:
+            k = DF__NAMED(t, "UTCDate") ? T_UTC_DATE : T_COUNT;
+            break;
+        case 8:
+            k = DF__NAMED(t, "WhiteElo")   ? T_WHITE_ELO
+                : DF__NAMED(t, "BlackElo") ? T_BLACK_ELO
+                                           : T_COUNT;
+            break;
+        case 10:
+            k = DF__NAMED(t, "WhiteTitle")   ? T_WHITE_TITLE
+                : DF__NAMED(t, "BlackTitle") ? T_BLACK_TITLE
+                                             : T_COUNT;
+            break;
+        case 11:
+            k = DF__NAMED(t, "TimeControl") ? T_TIME_CONTROL : T_COUNT;
+            break;
+        default:
+            break;
+        }
         if (k < T_COUNT && !s->v[k]) {
             s->v[k] = t->value;
             s->n[k] = t->value_len;

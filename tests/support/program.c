@@ -52,10 +52,10 @@ dft_result dft_run_with(const char *program, const char *const *args, const char
         ferr = dft_temp_file();
     if (in_len) assert_int_equal((ssize_t)in_len, write(fin, in, in_len));
     lseek(fin, 0, SEEK_SET);
-    const char *argv[40] = {program};
+    const char *argv[128] = {program};
     int n = 1;
     while (args[n - 1]) {
-        assert_true(n < 39);
+        assert_true(n < 127);
         argv[n] = args[n - 1], n++;
     }
     argv[n] = NULL;
