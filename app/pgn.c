@@ -499,13 +499,15 @@ static int check_combinations(const pgn_command *c)
     return c->count_by ? pgn_count_check(c->count_by) : 0;
 }
 
-/* The command line into c: 0 to go on, else the exit status (help, a usage error). */
+/* The command line into c: GO_ON, else the exit status (0 after --help, a usage error). */
+enum { GO_ON = -1 };
 static int parse_command(pgn_command *c, int argc, char **argv)
 {
     for (int i = 0; i < argc; i++) {
         const int got = value_option(c, argc, argv, &i);
         if (got < 0) return -got;
         if (got) continue;
+        /* --help (0) ends the command as a usage error does. */
         if (cmd_is(argv[i], "--json"))
             c->o.json = true;
         else if (cmd_is(argv[i], "--positions"))
@@ -525,7 +527,8 @@ static int parse_command(pgn_command *c, int argc, char **argv)
         else
             c->files[c->nfiles++] = argv[i];
     }
-    return check_combinations(c);
+    const int status = check_combinations(c);
+    return status ? status : GO_ON;
 }
 
 int cmd_pgn(int argc, char **argv, const char *backend)
@@ -541,16 +544,17 @@ int cmd_pgn(int argc, char **argv, const char *backend)
     df_pgn_filter *filter = NULL;
     char why[DF_PGN_FILTER_ERROR_MAX];
     const df_status made =
-        status ? DF_OK : df_pgn_filter_new(&filter, c.where, (size_t)c.nwhere, why);
+        status != GO_ON ? DF_OK : df_pgn_filter_new(&filter, c.where, (size_t)c.nwhere, why);
     if (made != DF_OK)
         status = made == DF_ERR_ARGUMENT ? cmd_usage_error("pgn", "--where %s", why)
                                          : cmd_input_error("pgn", "out of memory");
-    if (status) {
+    if (status != GO_ON) {
         free(c.files);
         return status;
     }
     c.o.filter = c.nwhere ? filter : NULL;
     if (!c.nfiles) c.files[c.nfiles++] = "-";
+    status = 0;
     if (c.count_by) {
         c.count =
             (count_options){c.count_by,  c.csv ? COUNT_CSV : c.o.json ? COUNT_JSON : COUNT_TEXT,

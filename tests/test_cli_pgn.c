@@ -818,6 +818,16 @@ static void test_summary_and_binary(void **state)
 static void test_help_lists_options(void **state)
 {
     (void)state;
+    /* pgn --help prints help and reads nothing, standard input holding a game or not. */
+    static const char game[] = "[Event \"a\"]\n\n1. e4 *\n";
+    for (int k = 0; k < 2; k++) {
+        dft_result r = dft_run(DFT_PROGRAM, k ? DFT_ARGS("help", "pgn") : DFT_ARGS("pgn", "--help"),
+                               game, sizeof game - 1, NULL);
+        assert_int_equal(0, r.status);
+        assert_non_null(strstr(r.out, "usage: dirfill pgn"));
+        assert_null(strstr(r.out, " games, "));
+        dft_done(&r);
+    }
     dft_result top = run(DFT_ARGS("--help"));
     static const char *const commands[] = {"analyze", "moves", "perft", "pgn", "bench"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
