@@ -15,19 +15,27 @@
 #include <zlib.h>
 #include <zstd.h>
 
-/* The program run through support/program.c. */
-static dft_result run_with(const char *const *args, const char *in, size_t in_len,
-                           const dft_run_setup *setup)
+/* The program as a child (support/program.c), under the names this file uses. */
+typedef dft_result result;
+typedef dft_run_setup run_setup;
+#define ARGS DFT_ARGS
+
+static result run_with(const char *const *args, const char *in, size_t in_len,
+                       const run_setup *setup)
 {
     return dft_run_with(DFT_PROGRAM, args, in, in_len, setup);
 }
 
 /* Runs the program with args (NULL-terminated), stdin bytes and DIRFILL_BACKEND (NULL:
  * unset). */
-static dft_result run(const char *const *args, const char *in, size_t in_len, const char *backend)
+static result run(const char *const *args, const char *in, size_t in_len, const char *backend)
 {
     return dft_run(DFT_PROGRAM, args, in, in_len, backend);
 }
+
+static void done(result *r) { dft_done(r); }
+
+static int temp_file(void) { return dft_temp_file(); }
 
 static bool is_hex_set(const char *v, size_t n)
 {
@@ -113,21 +121,21 @@ static void test_analyze_json(void **state)
         DF_FEN_START, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "k2r4/6b1/1b6/2PNP3/q1RKB2r/2QRN3/1b3q2/3r4 w - - 0 1", "4r2k/8/8/8/8/5n2/8/4K3 b - - 0 1"};
     for (size_t i = 0; i < 4; i++) {
-        dft_result r = run(DFT_ARGS("analyze", "--json", "--fen", fens[i]), "", 0, NULL);
+        result r = run(ARGS("analyze", "--json", "--fen", fens[i]), "", 0, NULL);
         assert_int_equal(0, r.status);
         assert_int_equal('\n', r.out[r.out_len - 1]);
         assert_null(memchr(r.out, '\n', r.out_len - 1)); /* one line */
         check_analysis(r.out, r.out_len - 1, fens[i]);
-        dft_done(&r);
+        done(&r);
     }
     /* The start position's white pawns attack the whole third rank. */
-    dft_result r = run(DFT_ARGS("--backend", "scalar", "analyze", "--json", "--fen", DF_FEN_START),
-                       "", 0, NULL);
+    result r =
+        run(ARGS("--backend", "scalar", "analyze", "--json", "--fen", DF_FEN_START), "", 0, NULL);
     assert_true(hex_at(r.out, r.out_len - 1, "white.pawn_east") == 0x0000000000fe0000ull);
     char s[32];
     assert_true(json_string_at(r.out, r.out_len - 1, "backend", s, sizeof s));
     assert_string_equal("scalar", s);
-    dft_done(&r);
+    done(&r);
 }
 
 /* Lines in, lines out, in order; blank and comment lines skipped; bad lines reported in
@@ -142,7 +150,7 @@ static void test_analyze_stdin(void **state)
                       "nonsense \x01\xff\"\\\n"
                       "8/8/8/8/8/8/8/8 w - - 0 1\n"
                       "4k3/8/8/8/8/8/8/4K3 b - -";
-    dft_result r = run(DFT_ARGS("analyze", "--json"), in, sizeof in - 1, NULL);
+    result r = run(ARGS("analyze", "--json"), in, sizeof in - 1, NULL);
     assert_int_equal(1, r.status);
     char *save, *line = strtok_r(r.out, "\n", &save);
     assert_non_null(line);
@@ -162,12 +170,12 @@ static void test_analyze_stdin(void **state)
     check_analysis(line, strlen(line), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
     assert_null(strtok_r(NULL, "\n", &save));
     assert_non_null(strstr(r.err, "line 5"));
-    dft_done(&r);
+    done(&r);
 
-    r = run(DFT_ARGS("analyze", "--json"), "", 0, NULL); /* empty input */
+    r = run(ARGS("analyze", "--json"), "", 0, NULL); /* empty input */
     assert_int_equal(0, r.status);
     assert_int_equal(0, r.out_len);
-    dft_done(&r);
+    done(&r);
 }
 
 static void test_analyze_hostile_input(void **state)
@@ -177,7 +185,7 @@ static void test_analyze_hostile_input(void **state)
     char *in = malloc(big);
     for (size_t i = 0; i < big; i++) in[i] = (char)(dft_rand() & 0xff);
     in[big - 1] = '\n';
-    dft_result r = run(DFT_ARGS("analyze", "--json"), in, big, NULL);
+    result r = run(ARGS("analyze", "--json"), in, big, NULL);
     assert_true(r.status == 0 || r.status == 1);
     for (char *p = r.out; *p;) {
         char *nl = strchr(p, '\n');
@@ -185,72 +193,71 @@ static void test_analyze_hostile_input(void **state)
         assert_true(json_valid(p, (size_t)(nl - p)));
         p = nl + 1;
     }
-    dft_done(&r);
+    done(&r);
     memset(in, '8', big);
-    r = run(DFT_ARGS("analyze"), in, big, NULL);
+    r = run(ARGS("analyze"), in, big, NULL);
     assert_int_equal(1, r.status);
-    dft_done(&r);
+    done(&r);
     free(in);
 }
 
 static void test_analyze_errors(void **state)
 {
     (void)state;
-    dft_result r = run(
-        DFT_ARGS("analyze", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"),
-        "", 0, NULL);
+    result r =
+        run(ARGS("analyze", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"),
+            "", 0, NULL);
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.err, "unknown piece letter 'X'"));
     assert_int_equal(0, r.out_len);
-    dft_done(&r);
-    r = run(DFT_ARGS("analyze", "--json", "--fen", "8/8 w"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("analyze", "--json", "--fen", "8/8 w"), "", 0, NULL);
     assert_int_equal(1, r.status);
     assert_true(json_valid(r.out, r.out_len));
     assert_non_null(json_find(r.out, r.out_len, "error", &(size_t){0}));
     assert_non_null(json_find(r.out, r.out_len, "input", &(size_t){0}));
-    dft_done(&r);
-    r = run(DFT_ARGS("analyze", "--frobnicate"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("analyze", "--frobnicate"), "", 0, NULL);
     assert_int_equal(2, r.status);
-    dft_done(&r);
-    r = run(DFT_ARGS("analyze", "--fen"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("analyze", "--fen"), "", 0, NULL);
     assert_int_equal(2, r.status);
-    dft_done(&r);
+    done(&r);
 }
 
 static void test_analyze_people(void **state)
 {
     (void)state;
-    dft_result r =
-        run(DFT_ARGS("analyze", "--fen", "4r2k/8/8/8/8/5n2/8/4K3 w - - 0 1"), "", 0, NULL);
+    result r = run(ARGS("analyze", "--fen", "4r2k/8/8/8/8/5n2/8/4K3 w - - 0 1"), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(strstr(r.out, "checkers"));
     assert_non_null(strstr(r.out, "a b c d e f g h"));
     assert_non_null(strstr(r.out, "2 checker(s)"));
-    dft_done(&r);
+    done(&r);
 }
 
 static void test_backends(void **state)
 {
     (void)state;
     const char *fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
-    dft_result r = run(DFT_ARGS("--backend", "bogus", "analyze", "--fen", fen), "", 0, NULL);
+    result r = run(ARGS("--backend", "bogus", "analyze", "--fen", fen), "", 0, NULL);
     assert_int_equal(2, r.status);
     assert_non_null(strstr(r.err, "unknown backend 'bogus'"));
-    dft_done(&r);
-    r = run(DFT_ARGS("analyze", "--fen", fen), "", 0, "bogus");
+    done(&r);
+    r = run(ARGS("analyze", "--fen", fen), "", 0, "bogus");
     assert_int_equal(2, r.status);
     assert_non_null(strstr(r.err, "DIRFILL_BACKEND"));
-    dft_done(&r);
+    done(&r);
     /* The option wins over the environment; the option may follow the command. */
-    r = run(DFT_ARGS("analyze", "--json", "--fen", fen, "--backend", "scalar"), "", 0, "bogus");
+    r = run(ARGS("analyze", "--json", "--fen", fen, "--backend", "scalar"), "", 0, "bogus");
     assert_int_equal(0, r.status);
     char s[32];
     assert_true(json_string_at(r.out, r.out_len - 1, "backend", s, sizeof s));
     assert_string_equal("scalar", s);
-    dft_done(&r);
+    done(&r);
     df_backend_info info;
     for (size_t i = 0; df_backend_info_at(i, &info); i++) {
-        r = run(DFT_ARGS("--backend", info.name, "analyze", "--json", "--fen", fen), "", 0, NULL);
+        r = run(ARGS("--backend", info.name, "analyze", "--json", "--fen", fen), "", 0, NULL);
         if (info.supported) {
             assert_int_equal(0, r.status);
             assert_true(json_string_at(r.out, r.out_len - 1, "backend", s, sizeof s));
@@ -259,54 +266,54 @@ static void test_backends(void **state)
             assert_int_equal(2, r.status);
             assert_non_null(strstr(r.err, "cannot run"));
         }
-        dft_done(&r);
+        done(&r);
     }
 }
 
 static void test_help_and_usage(void **state)
 {
     (void)state;
-    const char *const *helps[] = {DFT_ARGS("--help"),
-                                  DFT_ARGS("analyze", "--help"),
-                                  DFT_ARGS("perft", "--help"),
-                                  DFT_ARGS("bench", "--help"),
-                                  DFT_ARGS("moves", "--help"),
-                                  DFT_ARGS("pgn", "--help"),
-                                  DFT_ARGS("help"),
-                                  DFT_ARGS("help", "pgn"),
-                                  DFT_ARGS("help", "help")};
+    const char *const *helps[] = {ARGS("--help"),
+                                  ARGS("analyze", "--help"),
+                                  ARGS("perft", "--help"),
+                                  ARGS("bench", "--help"),
+                                  ARGS("moves", "--help"),
+                                  ARGS("pgn", "--help"),
+                                  ARGS("help"),
+                                  ARGS("help", "pgn"),
+                                  ARGS("help", "help")};
     for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
-        dft_result r = run(helps[i], "", 0, NULL);
+        result r = run(helps[i], "", 0, NULL);
         assert_int_equal(0, r.status);
         assert_non_null(strstr(r.out, "usage: dirfill"));
-        dft_done(&r);
+        done(&r);
     }
-    dft_result r = run(DFT_ARGS("--version"), "", 0, NULL);
+    result r = run(ARGS("--version"), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(strstr(r.out, DIRFILL_VERSION_STRING));
-    dft_done(&r);
-    const char *const *bad[] = {DFT_ARGS("frobnicate"), DFT_ARGS("--frobnicate"),
-                                DFT_ARGS("--backend"), DFT_ARGS("help", "frobnicate")};
+    done(&r);
+    const char *const *bad[] = {ARGS("frobnicate"), ARGS("--frobnicate"), ARGS("--backend"),
+                                ARGS("help", "frobnicate")};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         r = run(bad[i], "", 0, NULL);
         assert_int_equal(2, r.status);
         assert_true(r.err_len > 0);
-        dft_done(&r);
+        done(&r);
     }
     r = run((const char *const[]){NULL}, "", 0, NULL);
     assert_int_equal(2, r.status);
-    dft_done(&r);
+    done(&r);
 }
 
 static void test_perft(void **state)
 {
     (void)state;
-    dft_result r = run(DFT_ARGS("perft", "--depth", "3"), "", 0, NULL);
+    result r = run(ARGS("perft", "--depth", "3"), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_string_equal("8902\n", r.out);
-    dft_done(&r);
-    r = run(DFT_ARGS("perft", "--divide", "--depth", "2", "--fen",
-                     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+    done(&r);
+    r = run(ARGS("perft", "--divide", "--depth", "2", "--fen",
+                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
             "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(strstr(r.out, "e1g1: 43\n"));
@@ -315,13 +322,13 @@ static void test_perft(void **state)
     for (char *p = r.out; (p = strchr(p, '\n')); p++) lines++;
     assert_int_equal(48 + 2, lines);
     assert_non_null(strstr(r.out, "\n2039\n"));
-    dft_done(&r);
-    r = run(DFT_ARGS("perft", "--divide", "--depth", "1", "--fen", "8/1P6/8/8/8/8/8/k6K w - - 0 1"),
-            "", 0, NULL);
+    done(&r);
+    r = run(ARGS("perft", "--divide", "--depth", "1", "--fen", "8/1P6/8/8/8/8/8/k6K w - - 0 1"), "",
+            0, NULL);
     assert_non_null(strstr(r.out, "b7b8q: 1\n"));
     assert_non_null(strstr(r.out, "b7b8n: 1\n"));
-    dft_done(&r);
-    r = run(DFT_ARGS("perft", "--json", "--depth", "2"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("perft", "--json", "--depth", "2"), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_true(json_valid(r.out, r.out_len));
     size_t n;
@@ -332,45 +339,44 @@ static void test_perft(void **state)
     assert_non_null(json_find(r.out, r.out_len, "nps", &n));
     assert_non_null(json_find(r.out, r.out_len, "depth", &n));
     assert_non_null(json_find(r.out, r.out_len, "fen", &n));
-    dft_done(&r);
-    const char *const *bad[] = {DFT_ARGS("perft"),
-                                DFT_ARGS("perft", "--depth", "x"),
-                                DFT_ARGS("perft", "--depth", "-1"),
-                                DFT_ARGS("perft", "--depth", "65"),
-                                DFT_ARGS("perft", "--depth"),
-                                DFT_ARGS("perft", "--depth", " 3"),
-                                DFT_ARGS("perft", "--depth", "+3"),
-                                DFT_ARGS("perft", "--depth", "3 "),
-                                DFT_ARGS("perft", "--depth", ""),
-                                DFT_ARGS("perft", "--depth=x"),
-                                DFT_ARGS("perft", "--epd")};
+    done(&r);
+    const char *const *bad[] = {ARGS("perft"),
+                                ARGS("perft", "--depth", "x"),
+                                ARGS("perft", "--depth", "-1"),
+                                ARGS("perft", "--depth", "65"),
+                                ARGS("perft", "--depth"),
+                                ARGS("perft", "--depth", " 3"),
+                                ARGS("perft", "--depth", "+3"),
+                                ARGS("perft", "--depth", "3 "),
+                                ARGS("perft", "--depth", ""),
+                                ARGS("perft", "--depth=x"),
+                                ARGS("perft", "--epd")};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         r = run(bad[i], "", 0, NULL);
         assert_int_equal(2, r.status);
-        dft_done(&r);
+        done(&r);
     }
-    r = run(DFT_ARGS("perft", "--depth", "1", "--fen", "bad"), "", 0, NULL);
+    r = run(ARGS("perft", "--depth", "1", "--fen", "bad"), "", 0, NULL);
     assert_int_equal(1, r.status);
-    dft_done(&r);
+    done(&r);
     /* Every depth up to the library's maximum: a published entry has one legal move a ply. */
-    r = run(DFT_ARGS("perft", "--depth", "32", "--fen",
-                     "2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - -"),
-            "", 0, NULL);
+    r = run(
+        ARGS("perft", "--depth", "32", "--fen", "2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - -"),
+        "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_string_equal("1\n", r.out);
-    dft_done(&r);
-    r = run(DFT_ARGS("perft", "--depth", "64", "--fen", "k7/8/1Q6/8/8/8/8/7K b - - 0 1"), "", 0,
-            NULL);
+    done(&r);
+    r = run(ARGS("perft", "--depth", "64", "--fen", "k7/8/1Q6/8/8/8/8/7K b - - 0 1"), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_string_equal("0\n", r.out);
-    dft_done(&r);
+    done(&r);
 }
 
 /* The contract's moves: sorted by UCI, SAN, SEE, check, the Polyglot key; Chess960. */
 static void test_moves(void **state)
 {
     (void)state;
-    dft_result r = run(DFT_ARGS("moves", "--json", "--fen", DF_FEN_START), "", 0, NULL);
+    result r = run(ARGS("moves", "--json", "--fen", DF_FEN_START), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_true(json_valid(r.out, r.out_len - 1));
     char s[64];
@@ -382,34 +388,34 @@ static void test_moves(void **state)
     const char *a3 = strstr(r.out, "a2a3"), *a4 = strstr(r.out, "a2a4"),
                *na3 = strstr(r.out, "b1a3");
     assert_true(a3 && a4 && na3 && a3 < a4 && a4 < na3);
-    dft_done(&r);
+    done(&r);
     /* SEE, checks and SAN in one position: Qxf7# wins a pawn and mates. */
-    r = run(DFT_ARGS("moves", "--json", "--fen",
-                     "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"),
+    r = run(ARGS("moves", "--json", "--fen",
+                 "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"),
             "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(
         strstr(r.out, "{\"uci\": \"h5f7\", \"san\": \"Qxf7#\", \"see\": 100, \"check\": true}"));
     assert_non_null(strstr(r.out, "\"san\": \"Qxh7\", \"see\": -800"));
-    dft_done(&r);
-    r = run(DFT_ARGS("moves", "--fen", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("moves", "--fen", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(strstr(r.out, "O-O-O"));
     assert_non_null(strstr(r.out, " O-O "));
     assert_int_equal('\n', r.out[r.out_len - 1]);
-    dft_done(&r);
+    done(&r);
     /* Chess960: castling as the king taking its rook, Shredder-FEN out, no hash. */
-    r = run(DFT_ARGS("moves", "--json", "--chess960", "--fen", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"),
-            "", 0, NULL);
+    r = run(ARGS("moves", "--json", "--chess960", "--fen", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "",
+            0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(strstr(r.out, "\"uci\": \"e1h1\", \"san\": \"O-O\""));
     assert_non_null(strstr(r.out, "\"uci\": \"e1a1\", \"san\": \"O-O-O\""));
     assert_null(strstr(r.out, "\"hash\""));
     assert_non_null(strstr(r.out, "w HA - 0 1"));
-    dft_done(&r);
+    done(&r);
     /* Bad input: a bad FEN and an unplayable position are errors; the other lines go on. */
     const char in[] = "nonsense\n4k3/8/8/8/8/8/8/4RK2 w - - 0 1\n" DF_FEN_START "\n";
-    r = run(DFT_ARGS("moves", "--json"), in, sizeof in - 1, NULL);
+    r = run(ARGS("moves", "--json"), in, sizeof in - 1, NULL);
     assert_int_equal(1, r.status);
     char *save, *line = strtok_r(r.out, "\n", &save);
     assert_non_null(json_find(line, strlen(line), "error", &(size_t){0}));
@@ -418,57 +424,56 @@ static void test_moves(void **state)
     assert_non_null(strstr(s, "in check"));
     line = strtok_r(NULL, "\n", &save);
     assert_non_null(json_find(line, strlen(line), "moves", &(size_t){0}));
-    dft_done(&r);
+    done(&r);
 }
 
 /* perft on positions without a legal move tree, with more than 256 moves, in Chess960. */
 static void test_perft_positions(void **state)
 {
     (void)state;
-    dft_result r = run(DFT_ARGS("perft", "--depth", "2", "--fen", "4k3/8/8/8/8/8/8/4RK2 w - - 0 1"),
-                       "", 0, NULL);
+    result r =
+        run(ARGS("perft", "--depth", "2", "--fen", "4k3/8/8/8/8/8/8/4RK2 w - - 0 1"), "", 0, NULL);
     assert_int_equal(1, r.status);
     assert_int_equal(0, r.out_len);
     assert_non_null(strstr(r.err, "in check"));
-    dft_done(&r);
-    r = run(DFT_ARGS("perft", "--json", "--depth", "1", "--fen", "8/8/8/8/8/8/8/2kK4 w - - 0 1"),
-            "", 0, NULL);
+    done(&r);
+    r = run(ARGS("perft", "--json", "--depth", "1", "--fen", "8/8/8/8/8/8/8/2kK4 w - - 0 1"), "", 0,
+            NULL);
     assert_int_equal(1, r.status);
     assert_true(json_valid(r.out, r.out_len));
     assert_non_null(json_find(r.out, r.out_len, "error", &(size_t){0}));
-    dft_done(&r);
-    r = run(DFT_ARGS("perft", "--depth", "2", "--divide", "--fen",
-                     "knQQQQQQ/pp5Q/QQ5Q/Q6Q/Q6Q/Q6Q/Q5QQ/QQQQQQK1 w - - 0 1"),
+    done(&r);
+    r = run(ARGS("perft", "--depth", "2", "--divide", "--fen",
+                 "knQQQQQQ/pp5Q/QQ5Q/Q6Q/Q6Q/Q6Q/Q5QQ/QQQQQQK1 w - - 0 1"),
             "", 0, NULL);
     assert_int_equal(0, r.status);
     int lines = 0;
     for (char *p = r.out; (p = strchr(p, '\n')); p++) lines++;
     assert_int_equal(259 + 2, lines);
     assert_non_null(strstr(r.out, "\n21\n"));
-    dft_done(&r);
-    r = run(DFT_ARGS("perft", "--chess960", "--depth", "3", "--fen",
-                     "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1"),
+    done(&r);
+    r = run(ARGS("perft", "--chess960", "--depth", "3", "--fen",
+                 "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1"),
             "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_string_equal("12189\n", r.out);
-    dft_done(&r);
+    done(&r);
 }
 
 static void test_perft_epd(void **state)
 {
     (void)state;
-    dft_result r =
-        run(DFT_ARGS("perft", "--epd", DFT_DATA_DIR "/cpw.epd", "--depth", "3"), "", 0, NULL);
+    result r = run(ARGS("perft", "--epd", DFT_DATA_DIR "/cpw.epd", "--depth", "3"), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(strstr(r.out, "6 positions: 6 ok, 0 failed"));
-    dft_done(&r);
-    r = run(DFT_ARGS("perft", "--chess960", "--json", "--epd", DFT_DATA_DIR "/chess960.epd",
-                     "--depth", "2"),
+    done(&r);
+    r = run(ARGS("perft", "--chess960", "--json", "--epd", DFT_DATA_DIR "/chess960.epd", "--depth",
+                 "2"),
             "", 0, NULL);
     assert_int_equal(0, r.status);
     for (char *save, *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
         assert_true(json_valid(line, strlen(line)));
-    dft_done(&r);
+    done(&r);
     /* A wrong count, and a line that is no entry: both fail, the rest is still counted. */
     char path[] = "/tmp/dirfill-epd-XXXXXX";
     int fd = mkstemp(path);
@@ -478,13 +483,13 @@ static void test_perft_epd(void **state)
                          "nonsense ;D1 3\n" DF_FEN_START " ;D1 20 ;D2 400\n";
     assert_int_equal((ssize_t)sizeof suite - 1, write(fd, suite, sizeof suite - 1));
     close(fd);
-    r = run(DFT_ARGS("perft", "--epd", path), "", 0, NULL);
+    r = run(ARGS("perft", "--epd", path), "", 0, NULL);
     unlink(path);
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.out, "FAIL rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 "
                                   "depth 2 expected 401 counted 400"));
     assert_non_null(strstr(r.out, "4 positions: 1 ok, 3 failed"));
-    dft_done(&r);
+    done(&r);
     /* A depth beyond the maximum fails its entry, said so, while the entry's other depths are
      * counted; the largest count a 64-bit number holds is read; an entry with nothing up to
      * --depth is not checked (and says so) without failing. */
@@ -494,68 +499,67 @@ static void test_perft_epd(void **state)
                         "8/8/8/8/8/8/8/K1k5 w - - ;D1 18446744073709551616\n";
     assert_int_equal((ssize_t)sizeof deep - 1, write(fd, deep, sizeof deep - 1));
     close(fd);
-    r = run(DFT_ARGS("perft", "--epd", path), "", 0, NULL);
+    r = run(ARGS("perft", "--epd", path), "", 0, NULL);
     assert_int_equal(1, r.status);
     assert_non_null(
         strstr(r.out, "depth 100 is beyond the maximum depth 64 (the other depths match)"));
     assert_non_null(strstr(r.out, "depth 1 expected 18446744073709551615 counted 1"));
     assert_non_null(strstr(r.out, "FAIL line 3: expected ;D<depth> <nodes> with nodes a whole"));
     assert_non_null(strstr(r.out, "3 positions: 0 ok, 3 failed, 0 not checked"));
-    dft_done(&r);
-    r = run(DFT_ARGS("perft", "--json", "--epd", path), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("perft", "--json", "--epd", path), "", 0, NULL);
     assert_non_null(strstr(r.out,
                            "{\"depth\": 32, \"expected\": 1, \"nodes\": 1}, {\"depth\": 100, "
                            "\"expected\": 1, \"error\": \"beyond the maximum depth 64\"}"));
-    dft_done(&r);
+    done(&r);
     fd = open(path, O_WRONLY | O_TRUNC);
     const char shallow[] = DF_FEN_START " ;D5 4865609\n";
     assert_int_equal((ssize_t)sizeof shallow - 1, write(fd, shallow, sizeof shallow - 1));
     close(fd);
-    r = run(DFT_ARGS("perft", "--epd", path, "--depth", "3"), "", 0, NULL);
+    r = run(ARGS("perft", "--epd", path, "--depth", "3"), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(strstr(r.out, "skip " DF_FEN_START ": no listed depth up to 3"));
     assert_non_null(strstr(r.out, "1 positions: 0 ok, 0 failed, 1 not checked"));
-    dft_done(&r);
-    r = run(DFT_ARGS("perft", "--json", "--epd", path, "--depth", "3"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("perft", "--json", "--epd", path, "--depth", "3"), "", 0, NULL);
     assert_non_null(strstr(r.out, "\"results\": [], \"ok\": null, \"checked\": false"));
-    dft_done(&r);
+    done(&r);
     /* --depth 0 is a depth like any other (nothing listed up to it), not "every depth". */
-    r = run(DFT_ARGS("perft", "--epd", path, "--depth", "0"), "", 0, NULL);
+    r = run(ARGS("perft", "--epd", path, "--depth", "0"), "", 0, NULL);
     assert_non_null(strstr(r.out, "skip " DF_FEN_START ": no listed depth up to 0"));
-    dft_done(&r);
+    done(&r);
     unlink(path);
-    r = run(DFT_ARGS("perft", "--epd", "/nonexistent/suite.epd"), "", 0, NULL);
+    r = run(ARGS("perft", "--epd", "/nonexistent/suite.epd"), "", 0, NULL);
     assert_int_equal(1, r.status);
-    dft_done(&r);
+    done(&r);
 }
 
 /* Output that cannot be written and input that cannot be read are errors, never exit 0. */
 static void test_output_errors(void **state)
 {
     (void)state;
-    const char *const *cmds[] = {
-        DFT_ARGS("analyze", "--json", "--fen", DF_FEN_START),
-        DFT_ARGS("analyze", "--fen", DF_FEN_START),
-        DFT_ARGS("perft", "--depth", "2"),
-        DFT_ARGS("moves", "--fen", DF_FEN_START),
-        DFT_ARGS("perft", "--epd", DFT_DATA_DIR "/cpw.epd", "--depth", "1"),
-        DFT_ARGS("--help"),
-        DFT_ARGS("--version")};
+    const char *const *cmds[] = {ARGS("analyze", "--json", "--fen", DF_FEN_START),
+                                 ARGS("analyze", "--fen", DF_FEN_START),
+                                 ARGS("perft", "--depth", "2"),
+                                 ARGS("moves", "--fen", DF_FEN_START),
+                                 ARGS("perft", "--epd", DFT_DATA_DIR "/cpw.epd", "--depth", "1"),
+                                 ARGS("--help"),
+                                 ARGS("--version")};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-        const dft_run_setup full = {NULL, NULL, "/dev/full", 0, -1};
-        dft_result r = run_with(cmds[i], "", 0, &full);
+        const run_setup full = {NULL, NULL, "/dev/full", 0, -1};
+        result r = run_with(cmds[i], "", 0, &full);
         assert_int_equal(1, r.status);
         assert_non_null(strstr(r.err, "cannot write"));
-        dft_done(&r);
+        done(&r);
     }
-    const dft_run_setup dir = {NULL, "/", NULL, 0, -1};
-    dft_result r = run_with(DFT_ARGS("analyze", "--json"), "", 0, &dir);
+    const run_setup dir = {NULL, "/", NULL, 0, -1};
+    result r = run_with(ARGS("analyze", "--json"), "", 0, &dir);
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.err, "cannot read"));
-    dft_done(&r);
-    r = run_with(DFT_ARGS("moves"), "", 0, &dir);
+    done(&r);
+    r = run_with(ARGS("moves"), "", 0, &dir);
     assert_int_equal(1, r.status);
-    dft_done(&r);
+    done(&r);
 }
 
 /* A line far longer than a FEN: an error for that line, read in bounded memory (an address
@@ -570,7 +574,7 @@ static void test_long_line(void **state)
     const size_t big = (size_t)96 << 20;
     const long limit = 64;
 #endif
-    int fd = dft_temp_file();
+    int fd = temp_file();
     char *chunk = malloc(1 << 20);
     memset(chunk, 'r', 1 << 20);
     for (size_t done_bytes = 0; done_bytes < big; done_bytes += 1 << 20)
@@ -579,8 +583,8 @@ static void test_long_line(void **state)
     const char tail[] = "\n" DF_FEN_START "\n";
     assert_int_equal((ssize_t)sizeof tail - 1, write(fd, tail, sizeof tail - 1));
     lseek(fd, 0, SEEK_SET);
-    const dft_run_setup setup = {NULL, NULL, NULL, limit, fd};
-    dft_result r = run_with(DFT_ARGS("analyze", "--json"), "", 0, &setup);
+    const run_setup setup = {NULL, NULL, NULL, limit, fd};
+    result r = run_with(ARGS("analyze", "--json"), "", 0, &setup);
     assert_int_equal(1, r.status);
     char *nl = memchr(r.out, '\n', r.out_len);
     assert_non_null(nl);
@@ -591,41 +595,41 @@ static void test_long_line(void **state)
     assert_int_equal(big + 2, n); /* the whole line, quoted */
     check_analysis(nl + 1, r.out_len - (size_t)(nl + 1 - r.out) - 1, DF_FEN_START);
     assert_non_null(strstr(r.err, "line 1"));
-    dft_done(&r);
+    done(&r);
 }
 
 /* Options are strict and uniform: an empty backend is an error; a forced backend runs. */
 static void test_strict_options(void **state)
 {
     (void)state;
-    dft_result r = run(DFT_ARGS("--backend", "", "analyze", "--fen", DF_FEN_START), "", 0, NULL);
+    result r = run(ARGS("--backend", "", "analyze", "--fen", DF_FEN_START), "", 0, NULL);
     assert_int_equal(2, r.status);
     assert_non_null(strstr(r.err, "unknown backend ''"));
-    dft_done(&r);
-    r = run(DFT_ARGS("--backend=scalar", "perft", "--depth", "3"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("--backend=scalar", "perft", "--depth", "3"), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_string_equal("8902\n", r.out);
-    dft_done(&r);
-    r = run(DFT_ARGS("perft", "--depth=2", "--fen=" DF_FEN_START), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("perft", "--depth=2", "--fen=" DF_FEN_START), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_string_equal("400\n", r.out);
-    dft_done(&r);
-    r = run(DFT_ARGS("analyze", "--fen", "8/8 w"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("analyze", "--fen", "8/8 w"), "", 0, NULL);
     assert_non_null(strstr(r.err, "2 fields;"));
-    dft_done(&r);
-    r = run(DFT_ARGS("analyze", "--fen", "8/8/8/8/8/8/8/8"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("analyze", "--fen", "8/8/8/8/8/8/8/8"), "", 0, NULL);
     assert_non_null(strstr(r.err, "1 field;"));
-    dft_done(&r);
-    r = run(DFT_ARGS("bench", "--positions", "16x"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("bench", "--positions", "16x"), "", 0, NULL);
     assert_int_equal(2, r.status);
-    dft_done(&r);
+    done(&r);
 }
 
 /* The benchmark with tiny counts: it must run, verify and print the contract's JSON. */
 static void test_bench_smoke(void **state)
 {
     (void)state;
-    dft_result r = run(DFT_ARGS("bench", "--quick", "--json"), "", 0, NULL);
+    result r = run(ARGS("bench", "--quick", "--json"), "", 0, NULL);
     if (r.status) fail_msg("bench failed: %s", r.err);
     assert_true(json_valid(r.out, r.out_len));
     size_t n;
@@ -655,26 +659,31 @@ static void test_bench_smoke(void **state)
     assert_non_null(strstr(v, "\"method\": \"sniper\""));
     assert_non_null(strstr(v, "\"mode\": \"latency\""));
     assert_non_null(strstr(v, "\"suspect\": "));
-    dft_done(&r);
-    r = run(DFT_ARGS("bench", "--quick", "--svg", "/tmp/dirfill-test.svg"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("bench", "--quick", "--svg", "/tmp/dirfill-test.svg"), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(strstr(r.out, "vs best classic"));
     assert_non_null(strstr(r.out, "Summary"));
-    dft_done(&r);
-    r = run(DFT_ARGS("bench", "--positions", "3"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("bench", "--positions", "3"), "", 0, NULL);
     assert_int_equal(2, r.status);
-    dft_done(&r);
+    done(&r);
 }
 
 /* dirfill pgn: the contract's objects, numbering across files, errors and skipped games, the
  * summary, compressed files, positions, threads giving the same output, bad usage. */
+static void write_path(const char *path, const char *data, size_t len)
+{
+    dft_write_file(path, data, len);
+}
+
 /* Two temporary files (mkstemp templates a and b) holding the same text. */
 static void two_files(char *a, char *b, const char *text, size_t len)
 {
     close(mkstemp(a));
     close(mkstemp(b));
-    dft_write_file(a, text, len);
-    dft_write_file(b, text, len);
+    write_path(a, text, len);
+    write_path(b, text, len);
 }
 
 static void test_pgn(void **state)
@@ -689,7 +698,7 @@ static void test_pgn(void **state)
         "[FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]\n\n1. O-O 0-1\n";
     char a[] = "/tmp/dirfill-cli-pgn-a-XXXXXX", b[] = "/tmp/dirfill-cli-pgn-b-XXXXXX";
     two_files(a, b, games, sizeof games - 1);
-    dft_result r = run(DFT_ARGS("pgn", "--json", a), "", 0, NULL);
+    result r = run(ARGS("pgn", "--json", a), "", 0, NULL);
     assert_int_equal(1, r.status); /* a game had an error */
     int lines = 0;
     for (char *save, *line = strtok_r(r.out, "\n", &save); line;
@@ -728,72 +737,72 @@ static void test_pgn(void **state)
         lines++;
     }
     assert_int_equal(4, lines);
-    dft_done(&r);
+    done(&r);
     /* Two files: numbering goes on, each object names its file; threads change nothing. */
-    r = run(DFT_ARGS("pgn", "--json", "--threads", "1", a, b), "", 0, NULL);
+    r = run(ARGS("pgn", "--json", "--threads", "1", a, b), "", 0, NULL);
     assert_non_null(strstr(r.out, "{\"game\": 4, \"file\": "));
     assert_non_null(strstr(r.out, b));
-    dft_result r2 = run(DFT_ARGS("pgn", "--json", "--threads", "3", a, b), "", 0, NULL);
+    result r2 = run(ARGS("pgn", "--json", "--threads", "3", a, b), "", 0, NULL);
     assert_string_equal(r.out, r2.out);
-    dft_done(&r2);
-    dft_done(&r);
+    done(&r2);
+    done(&r);
     /* Positions: one object per position before each move, only for games without errors. */
-    r = run(DFT_ARGS("pgn", "--json", "--positions", a), "", 0, NULL);
+    r = run(ARGS("pgn", "--json", "--positions", a), "", 0, NULL);
     assert_non_null(strstr(r.out, "{\"game\": 0, \"ply\": 0, \"fen\": \"rnbqkbnr/pppppppp/8/8/8/8/"
                                   "PPPPPPPP/RNBQKBNR w KQkq - 0 1\", \"uci\": \"e2e4\", \"san\": "
                                   "\"e4\", \"result\": \"1-0\", \"eval\": 0.31, \"clock\": 180}"));
     assert_non_null(strstr(r.out, "{\"game\": 0, \"ply\": 3, "));
     assert_null(strstr(r.out, "\"game\": 1, \"ply\""));
     assert_non_null(strstr(r.out, "{\"game\": 1, \"error\""));
-    dft_done(&r);
+    done(&r);
     /* The summary for people; standard input; compressed files. */
-    r = run(DFT_ARGS("pgn", a), "", 0, NULL);
+    r = run(ARGS("pgn", a), "", 0, NULL);
     assert_non_null(
         strstr(r.out, ": 4 games, 2 kept, 0 filtered, 1 errors, 1 skipped, 5 positions,"));
     assert_non_null(strstr(r.out, "MB/s\n"));
-    dft_done(&r);
-    r = run(DFT_ARGS("pgn", "--json"), games, sizeof games - 1, NULL);
+    done(&r);
+    r = run(ARGS("pgn", "--json"), games, sizeof games - 1, NULL);
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.out, "{\"game\": 3, "));
-    dft_done(&r);
+    done(&r);
     char zst[64], gz[64];
     snprintf(zst, sizeof zst, "%s.pgn.zst", a);
     snprintf(gz, sizeof gz, "%s.pgn.gz", a);
     char packed[1024];
     const size_t zn = ZSTD_compress(packed, sizeof packed, games, sizeof games - 1, 3);
-    dft_write_file(zst, packed, zn);
+    write_path(zst, packed, zn);
     gzFile g = gzopen(gz, "wb");
     gzwrite(g, games, sizeof games - 1);
     gzclose(g);
-    r = run(DFT_ARGS("pgn", "--json", a), "", 0, NULL);
+    r = run(ARGS("pgn", "--json", a), "", 0, NULL);
     for (int k = 0; k < 2; k++) {
-        r2 = run(DFT_ARGS("pgn", "--json", k ? gz : zst), "", 0, NULL);
+        r2 = run(ARGS("pgn", "--json", k ? gz : zst), "", 0, NULL);
         assert_string_equal(r.out, r2.out);
-        dft_done(&r2);
+        done(&r2);
     }
-    dft_done(&r);
+    done(&r);
     /* A truncated .zst: an error on stderr and exit 1, the games before it still written. */
-    dft_write_file(zst, packed, zn - 20);
-    r = run(DFT_ARGS("pgn", "--json", zst), "", 0, NULL);
+    write_path(zst, packed, zn - 20);
+    r = run(ARGS("pgn", "--json", zst), "", 0, NULL);
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.err, "truncated zstd"));
-    dft_done(&r);
+    done(&r);
     /* Bad usage and missing files. */
-    r = run(DFT_ARGS("pgn", "--positions", a), "", 0, NULL);
+    r = run(ARGS("pgn", "--positions", a), "", 0, NULL);
     assert_int_equal(2, r.status);
-    dft_done(&r);
-    r = run(DFT_ARGS("pgn", "--threads", "x", a), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("pgn", "--threads", "x", a), "", 0, NULL);
     assert_int_equal(2, r.status);
-    dft_done(&r);
-    r = run(DFT_ARGS("pgn", "/nonexistent/file.pgn"), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("pgn", "/nonexistent/file.pgn"), "", 0, NULL);
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.err, "cannot open /nonexistent/file.pgn"));
-    dft_done(&r);
-    const dft_run_setup full = {NULL, NULL, "/dev/full", 0, -1};
-    r = run_with(DFT_ARGS("pgn", "--json", a), "", 0, &full);
+    done(&r);
+    const run_setup full = {NULL, NULL, "/dev/full", 0, -1};
+    r = run_with(ARGS("pgn", "--json", a), "", 0, &full);
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.err, "cannot write"));
-    dft_done(&r);
+    done(&r);
     unlink(a);
     unlink(b);
     unlink(zst);
@@ -813,7 +822,7 @@ static void test_pgn_where(void **state)
                                 "[White \"y\"]\n\n1. d4 1-0\n";
     char a[] = "/tmp/dirfill-cli-where-a-XXXXXX", b[] = "/tmp/dirfill-cli-where-b-XXXXXX";
     two_files(a, b, games, sizeof games - 1);
-    dft_result r = run(DFT_ARGS("pgn", "--json", "--where", "WhiteElo>=2000", a, b), "", 0, NULL);
+    result r = run(ARGS("pgn", "--json", "--where", "WhiteElo>=2000", a, b), "", 0, NULL);
     assert_int_equal(0, r.status); /* b's illegal move is never read */
     assert_non_null(strstr(r.out, "{\"game\": 0, \"file\": "));
     assert_non_null(strstr(r.out, "\"Event\": \"a\", \"WhiteElo\": \"2100\", \"Result\": \"*\"}, "
@@ -831,46 +840,46 @@ static void test_pgn_where(void **state)
          line = strtok_r(NULL, "\n", &save), lines++)
         assert_true(json_valid(line, strlen(line)));
     assert_int_equal(4, lines);
-    dft_done(&r);
-    r = run(DFT_ARGS("pgn", "--where=WhiteElo>=2000", "--where", "Event != c", a), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("pgn", "--where=WhiteElo>=2000", "--where", "Event != c", a), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(
         strstr(r.out, ": 3 games, 1 kept, 2 filtered, 0 errors, 0 skipped, 0 positions,"));
-    dft_done(&r);
-    r = run(DFT_ARGS("pgn", a), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("pgn", a), "", 0, NULL);
     assert_int_equal(1, r.status);
     assert_non_null(
         strstr(r.out, ": 3 games, 2 kept, 0 filtered, 1 errors, 0 skipped, 1 positions,"));
-    dft_done(&r);
+    done(&r);
     /* --headers: the tags and result of every game, its movetext not read (b's illegal move
      * is no error), in the same places. */
-    r = run(DFT_ARGS("pgn", "--json", "--headers", a), "", 0, NULL);
+    r = run(ARGS("pgn", "--json", "--headers", a), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(strstr(r.out, "{\"game\": 1, \"headers\": {\"Event\": \"b\", \"WhiteElo\": "
                                   "\"1500\"}, \"result\": \"*\"}\n"));
     assert_non_null(strstr(r.out, "{\"game\": 2, \"headers\": {\"Event\": \"c\", \"WhiteElo\": "
                                   "\"2200\", \"White\": \"x\"}, \"warning\": "));
     assert_non_null(strstr(r.out, "\"result\": \"1-0\"}\n"));
-    dft_done(&r);
-    r = run(DFT_ARGS("pgn", "--headers", "--where", "WhiteElo<2000", a), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("pgn", "--headers", "--where", "WhiteElo<2000", a), "", 0, NULL);
     assert_non_null(
         strstr(r.out, ": 3 games, 1 kept, 2 filtered, 0 errors, 0 skipped, 0 positions,"));
-    dft_done(&r);
-    r = run(DFT_ARGS("pgn", "--json", "--headers", "--positions", a), "", 0, NULL);
+    done(&r);
+    r = run(ARGS("pgn", "--json", "--headers", "--positions", a), "", 0, NULL);
     assert_int_equal(2, r.status);
-    dft_done(&r);
+    done(&r);
     static const char *const bad[] = {"WhiteElo", ">=2000", "White Elo>=1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        r = run(DFT_ARGS("pgn", "--where", bad[i], "/nonexistent/file.pgn"), "", 0, NULL);
+        r = run(ARGS("pgn", "--where", bad[i], "/nonexistent/file.pgn"), "", 0, NULL);
         assert_int_equal(2, r.status);
         assert_non_null(strstr(r.err, bad[i]));
         assert_null(strstr(r.err, "cannot open")); /* nothing read */
         assert_int_equal(0, strlen(r.out));
-        dft_done(&r);
+        done(&r);
     }
-    r = run(DFT_ARGS("pgn", a, "--where"), "", 0, NULL);
+    r = run(ARGS("pgn", a, "--where"), "", 0, NULL);
     assert_int_equal(2, r.status);
-    dft_done(&r);
+    done(&r);
     unlink(a);
     unlink(b);
 }
