@@ -343,8 +343,10 @@ DF_API bool df_pgn_position_passes(const df_pgn_position_filter *f, df_pgn_clock
 typedef struct df_pgn_source df_pgn_source;
 
 /** Opens path ("-": standard input) for reading. Returns DF_OK; DF_ERR_IO when it cannot be
- *  opened (errno kept); DF_ERR_UNSUPPORTED when it is compressed in a format this build lacks
- *  (built without libzstd or zlib). */
+ *  opened (errno kept; a directory: EISDIR); DF_ERR_UNSUPPORTED when it is compressed in a
+ *  format this build lacks (built without libzstd or zlib). A pipe, FIFO, socket or terminal
+ *  is read as its bytes come (a read gives what is there rather than waiting for all it asked
+ *  for); opening a FIFO does not wait for a writer, its first read does. */
 DF_API df_status df_pgn_source_open(df_pgn_source **out, const char *path);
 /** An input read through a function: read(ctx, buf, size) fills buf with up to size bytes and
  *  returns how many, 0 at the end, or -1 for an error (plain text: no decompression). For
@@ -357,6 +359,13 @@ DF_API df_pgn_source *df_pgn_source_from_function(long (*read)(void *ctx, char *
 DF_API long df_pgn_source_read(df_pgn_source *s, char *buf, size_t size);
 /** The last error of s in words, or NULL. */
 DF_API const char *df_pgn_source_error(const df_pgn_source *s);
+/** Makes the reads of s stop once in->requested(in->ctx) returns true (in is copied; NULL:
+ *  never), asked on the thread that reads s before each read and, while a pipe, FIFO, socket
+ *  or terminal has nothing to read, every 20 ms: a stop request waits that long at most, even
+ *  for a writer that never writes. That read and every later one fail (-1,
+ *  df_pgn_source_error says "interrupted"); a reader of s (df_pgn_read_threaded,
+ *  df_pgn_find_cuts) then returns DF_ERR_IO. */
+DF_API void df_pgn_source_set_interrupt(df_pgn_source *s, const df_interrupt *in);
 /** Bytes of the file read so far (compressed bytes for a compressed file). */
 DF_API uint64_t df_pgn_source_consumed(const df_pgn_source *s);
 /** Closes s (NULL: nothing). */

@@ -184,12 +184,14 @@ def pgn_positions(source, *, threads=0, chess960=False, uci=False, byte_range=No
                   first_game=0, first_line=None, where=None):
     """Every position before each move of every good game of a PGN source, as numpy columns.
 
-    ``source``: a path (a name ending in .zst or .gz is decompressed as it is read), bytes, a
-    binary file object, or a list of them read in order (game numbers go on from one to the
-    next). Read by the C library on ``threads`` threads (0: every CPU) with the GIL released,
-    into one array per column, grown without copies (on one thread the reader writes each row
-    there in place; on more each worker's run of games is copied there once): the peak memory
-    is about the output's. Returns a dict of arrays, one row per position:
+    ``source``: a path (a name ending in .zst or .gz is decompressed as it is read; a pipe or
+    a FIFO, /dev/stdin or <(zcat ...), is read as its bytes come), bytes, a binary file object,
+    or a list of them read in order (game numbers go on from one to the next); an error of a
+    path's source names the path. Read by the C library on ``threads`` threads (0: every CPU)
+    with the GIL released, into one array per column, grown without copies (on one thread the
+    reader writes each row there in place; on more each worker's run of games is copied there
+    once): the peak memory is about the output's. Returns a dict of arrays, one row per
+    position:
 
     - ``pieces`` (n, 12) uint64: the bitboards in the order attack_planes_from_bitboards takes
       (white P N B R Q K, then black); ``stm`` bool (True: black to move); ``castling`` uint64
@@ -210,10 +212,11 @@ def pgn_positions(source, *, threads=0, chess960=False, uci=False, byte_range=No
     games, errors, skipped, filtered, plies, bytes). ``where``: a tag filter as read_pgn takes
     it; a filtered game gives nothing but is counted (``stats["filtered"]``) and keeps its
     number. The planes of the rows: ``attack_planes_from_bitboards(p["pieces"], p["stm"],
-    castling=p["castling"], ep=p["ep"])``. ``byte_range=(start, end)`` reads that part of a
-    plain file (pgn_split or pgn_cuts give such parts; give its first_game too); the lines of
-    its errors are the file's: ``first_line`` is the line it begins on (pgn_cuts gives it),
-    or None to count the lines before it (reading the file up to start).
+    castling=p["castling"], ep=p["ep"])``. Ctrl-C raises KeyboardInterrupt within a few tens
+    of milliseconds, also while the reader waits on a pipe. ``byte_range=(start, end)`` reads
+    that part of a regular file (pgn_split or pgn_cuts give such parts; give its first_game
+    too); the lines of its errors are the file's: ``first_line`` is the line it begins on
+    (pgn_cuts gives it), or None to count the lines before it (reading the file up to start).
     """
     return _dirfill._pgn_positions(_specs(source, byte_range, first_game, first_line),
                                    threads=threads, chess960=chess960, uci=uci, where=where)
@@ -238,13 +241,17 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
     not by the input. ``planes=True`` adds ``planes``, uint8 (n, len(PLANES), 8, 8), computed on
     ``threads`` threads without the GIL while the reader goes on (castling and en passant
     included, as attack_planes_from_bitboards computes them). ``columns``: the names to keep
-    (default: all; leaving out ``"headers"`` saves recording the tags at all). ``where``: a tag filter as read_pgn takes it. Ctrl-C raises
-    KeyboardInterrupt within about 20 ms and stops the reader; a source that fails (a file
-    object whose read raises, a corrupt .zst) raises its error after the batches read before
-    it. The iterator's ``stats`` (a dict as pgn_positions gives) counts the sources read to the
-    end; ``close()`` stops the reader at once (an abandoned iterator does it when collected).
-    ``byte_range``, ``first_game`` and ``first_line`` as for pgn_positions (a part from
-    pgn_cuts).
+    (default: all; leaving out ``"headers"`` saves recording the tags at all). ``where``: a tag
+    filter as read_pgn takes it. A source that fails (a file object whose read raises, a
+    corrupt .zst) raises its error after the batches read before it. The iterator's ``stats``
+    (a dict as pgn_positions gives) counts the sources read to the end. ``byte_range``,
+    ``first_game`` and ``first_line`` as for pgn_positions (a part from pgn_cuts).
+
+    Stopping: Ctrl-C raises KeyboardInterrupt, ``close()`` returns and an abandoned iterator is
+    freed with the reader stopped within a few tens of milliseconds, also while the reader
+    waits on a pipe or a FIFO whose writer sends nothing, or reads bytes without end (a file
+    object's read() is waited for; once it returns, it is not called again). Any thread may
+    ``close()`` the iterator, any number of times; threads that share it get distinct batches.
     """
     it = _dirfill._pgn_batches(_specs(source, byte_range, first_game, first_line), batch_size,
                                threads=threads, planes=planes, chess960=chess960, uci=uci,

@@ -2,8 +2,11 @@
 /* PGN sources for Python (see _source.h). */
 #include "_source.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static long read_view(void *ctx, char *buf, size_t size)
 {
@@ -29,7 +32,6 @@ static long read_range(void *ctx, char *buf, size_t size)
 static long read_file_object(void *ctx, char *buf, size_t size)
 {
     dfpy_source *s = ctx;
-    if (s->stop && __atomic_load_n(s->stop, __ATOMIC_RELAXED)) return -1;
     PyGILState_STATE state = PyGILState_UNLOCKED;
     if (s->save)
         PyEval_RestoreThread(*s->save);
@@ -40,9 +42,14 @@ static long read_file_object(void *ctx, char *buf, size_t size)
     if (data && PyBytes_Check(data) && (size_t)PyBytes_GET_SIZE(data) <= size) {
         n = (long)PyBytes_GET_SIZE(data);
         memcpy(buf, PyBytes_AS_STRING(data), (size_t)n);
+    } else if (data && PyBytes_Check(data)) {
+        PyErr_Format(PyExc_OSError,
+                     "the file object's read(%zu) returned %zd bytes, more than asked", size,
+                     PyBytes_GET_SIZE(data));
     } else if (data) {
-        PyErr_SetString(PyExc_TypeError,
-                        "the file must be opened in binary mode (read returns bytes)");
+        PyErr_Format(PyExc_TypeError,
+                     "the file must be opened in binary mode (its read returned %.100s, not bytes)",
+                     Py_TYPE(data)->tp_name);
     }
     Py_XDECREF(data);
     if (n < 0) s->failed = true; /* the exception stays set */
@@ -60,6 +67,7 @@ void dfpy_source_close(dfpy_source *s)
     df_pgn_source_close(s->source);
     if (s->have_view) PyBuffer_Release(&s->view);
     Py_XDECREF(s->file);
+    Py_XDECREF(s->name);
     Py_XDECREF(s->exc_type);
     Py_XDECREF(s->exc_value);
     Py_XDECREF(s->exc_tb);
@@ -93,6 +101,25 @@ static bool line_of(FILE *f, uint64_t start, uint64_t *line)
     return ok;
 }
 
+/* A byte range is read by seeking: a regular file only, opened without waiting (a FIFO's open
+ * waits for a writer). NULL with errno, or with *regular false for anything else. */
+static FILE *open_regular(const char *p, bool *regular)
+{
+    *regular = true;
+    const int fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* no effect on a regular file */
+    if (fd < 0) return NULL;
+    struct stat st;
+    FILE *f = NULL;
+    if (fstat(fd, &st) == 0 && !(*regular = S_ISREG(st.st_mode))) errno = ESPIPE;
+    if (*regular) f = fdopen(fd, "rb");
+    if (!f) {
+        const int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
 static int open_range(dfpy_source *s, PyObject *obj, const char *p, PyObject *range)
 {
     unsigned long long start, end, line = 0;
@@ -106,7 +133,15 @@ static int open_range(dfpy_source *s, PyObject *obj, const char *p, PyObject *ra
                         "byte_range reads a plain file: a compressed file is read whole");
         return -1;
     }
-    s->range_file = fopen(p, "rb");
+    bool regular;
+    s->range_file = open_regular(p, &regular);
+    if (!regular) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: byte_range reads a part of a regular file, not of a pipe, FIFO or "
+                     "device",
+                     p);
+        return -1;
+    }
     bool counted = true;
     if (s->range_file && !line) {
         Py_BEGIN_ALLOW_THREADS
@@ -132,10 +167,11 @@ int dfpy_source_open(dfpy_source *s, PyObject *obj, PyObject *range)
         PyObject *path = NULL;
         if (!PyUnicode_FSConverter(obj, &path)) return -1;
         const char *p = PyBytes_AS_STRING(path);
-        int r = 0;
-        if (range && range != Py_None) {
+        s->name = PyUnicode_DecodeFSDefaultAndSize(p, PyBytes_GET_SIZE(path));
+        int r = s->name ? 0 : -1;
+        if (!r && range && range != Py_None) {
             r = open_range(s, obj, p, range);
-        } else {
+        } else if (!r) {
             const df_status st = df_pgn_source_open(&s->source, p);
             if (st == DF_ERR_UNSUPPORTED)
                 PyErr_Format(PyExc_ValueError, "%s: this build cannot decompress it", p);
@@ -181,5 +217,9 @@ void dfpy_source_error(dfpy_source *s)
     }
     if (PyErr_Occurred()) return;
     const char *why = s->source ? df_pgn_source_error(s->source) : NULL;
-    PyErr_Format(PyExc_OSError, "%s", why ? why : "cannot read the input");
+    if (!why) why = "cannot read the input";
+    if (s->name)
+        PyErr_Format(PyExc_OSError, "%U: %s", s->name, why);
+    else
+        PyErr_Format(PyExc_OSError, "%s", why);
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* PGN sources for Python: a path (.pgn, .zst, .gz; or a byte range of a plain file), bytes-like
- * data, or a binary file object, read through the library's df_pgn_source. */
+/* PGN sources for Python: a path (.pgn, .zst, .gz, a pipe or FIFO; or a byte range of a regular
+ * file), bytes-like data, or a binary file object, read through the library's df_pgn_source.
+ * A reader that must stop sets its interrupt (df_pgn_source_set_interrupt): a file object's
+ * read is then not called again. */
 #ifndef DFPY_SOURCE_H
 #define DFPY_SOURCE_H
 
@@ -15,11 +17,10 @@ typedef struct {
     bool have_view;
     size_t at;            /* read position in view */
     PyObject *file;       /* a file object (its read method is called with the GIL) */
+    PyObject *name;       /* a path's str, for its errors */
     PyThreadState **save; /* set while the calling thread has released the GIL */
     bool own_thread;      /* read on a thread of the extension's own: the GIL taken for it */
-    const bool *stop;     /* NULL, or set when the reading must stop (a file object's read then
-                             fails at once, without an exception) */
-    FILE *range_file;     /* a byte range of a plain file */
+    FILE *range_file;     /* a byte range of a regular file */
     uint64_t range_left;
     uint64_t first_line; /* the line the source begins on in its file (1 but for a range) */
     bool failed;
@@ -33,7 +34,7 @@ int dfpy_source_open(dfpy_source *s, PyObject *obj, PyObject *range);
 /* Closes it (with the GIL: it may hold Python objects). */
 void dfpy_source_close(dfpy_source *s);
 /* Sets the exception of a failed read (with the GIL): the file object's own when it raised, else
- * an OSError naming the problem. */
+ * an OSError naming the path and the problem. */
 void dfpy_source_error(dfpy_source *s);
 
 #endif

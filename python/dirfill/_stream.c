@@ -222,16 +222,24 @@ static size_t record_copy(dfpy_records *to, const dfpy_records *from, size_t at,
     return at;
 }
 
+/* Whether the run must stop: pgn_batches' iterator asked it to (its stop flag), or in
+ * pgn_positions a signal handler raised (the interrupt, polled every 20 ms on the calling
+ * thread). The sources ask it before each read, and while a pipe has nothing to read. */
+static bool stop_requested(void *ctx)
+{
+    stream *st = ctx;
+    if (__atomic_load_n(&st->stop, __ATOMIC_RELAXED)) return true;
+    if (!st->interrupt.requested || !st->interrupt.requested(st->interrupt.ctx)) return false;
+    __atomic_store_n(&st->stop, true, __ATOMIC_RELAXED); /* the workers' sinks stop too */
+    return st->interrupted = true;
+}
+
 /* pgn_positions' rows written up to all.rows.n: the helper asked for pages ahead, the interrupt
- * polled (every 20 ms). 1 when the run must stop (its workers too). */
+ * polled. 1 when the run must stop (its workers too). */
 static int whole_written(stream *st)
 {
     prefault_ask(st->ahead, &st->all.rows);
-    if (st->interrupt.requested && st->interrupt.requested(st->interrupt.ctx)) {
-        __atomic_store_n(&st->stop, true, __ATOMIC_RELAXED);
-        return st->interrupted = true, 1;
-    }
-    return 0;
+    return stop_requested(st);
 }
 
 /* df_pgn_sinks.deliver: a run's rows and records into batches (pgn_positions: its columns), in
@@ -450,7 +458,7 @@ static void run(stream *st)
         src.save = st->save;
         src.own_thread = !st->save;
         st->line_base = src.first_line - 1;
-        src.stop = &st->stop;
+        df_pgn_source_set_interrupt(src.source, &(df_interrupt){stop_requested, st});
         if (st->specs[k].has_first) st->base = st->specs[k].first_game;
         st->source = st->specs[k].file;
         df_pgn_stats stats;
@@ -468,9 +476,9 @@ static void run(stream *st)
         pthread_mutex_unlock(&st->lock);
         st->base += stats.games;
         g = gil_take(st);
-        if (status == DF_ERR_IO && __atomic_load_n(&st->stop, __ATOMIC_RELAXED)) {
+        if (status == DF_ERR_IO && __atomic_load_n(&st->stop, __ATOMIC_RELAXED))
             status = DF_ERR_INTERRUPTED; /* the read was stopped, it did not fail */
-        } else if (status == DF_ERR_IO) {
+        if (status == DF_ERR_IO) {
             dfpy_source_error(&src);
             keep_exception(st);
         } else if (status == DF_ERR_INTERRUPTED) {
@@ -588,7 +596,9 @@ static PyObject *stats_dict(const df_pgn_stats *s)
 
 typedef struct {
     PyObject_HEAD stream st;
-    bool ready, started, joined, planes, lazy_headers;
+    bool ready, started, planes, lazy_headers;
+    bool stopping; /* (with the GIL) a thread stops the reader: the iterator is over */
+    bool joined;   /* (under st.lock) the reader's thread is joined, its queue emptied */
     unsigned plane_threads;
     pthread_t thread;
 } BatchesObject;
@@ -599,25 +609,37 @@ static void *producer(void *arg)
     return NULL;
 }
 
-/* Stops the reader and waits for its thread (with the GIL, which it gives up meanwhile). */
+/* Stops the reader and waits for its thread, from any thread and any number of times (with the
+ * GIL, which it gives up meanwhile): the first caller joins the thread, the others wait until
+ * it has. The batches read and not taken are dropped, the iterator is over. */
 static void batches_stop(BatchesObject *self)
 {
-    if (!self->started || self->joined) return;
-    pthread_mutex_lock(&self->st.lock);
-    __atomic_store_n(&self->st.stop, true, __ATOMIC_RELAXED);
-    pthread_cond_broadcast(&self->st.cond);
-    pthread_mutex_unlock(&self->st.lock);
+    if (!self->started) return;
+    stream *st = &self->st;
+    const bool join = !self->stopping;
+    self->stopping = true;
+    batch *dropped = NULL;
     Py_BEGIN_ALLOW_THREADS
-        pthread_join(self->thread, NULL);
+        pthread_mutex_lock(&st->lock);
+        __atomic_store_n(&st->stop, true, __ATOMIC_RELAXED);
+        pthread_cond_broadcast(&st->cond);
+        if (join) {
+            pthread_mutex_unlock(&st->lock);
+            pthread_join(self->thread, NULL);
+            pthread_mutex_lock(&st->lock); /* another thread may be taking a batch */
+            dropped = st->head;
+            st->head = st->tail = NULL;
+            st->nready = 0;
+            self->joined = true;
+            pthread_cond_broadcast(&st->cond);
+        }
+        while (!self->joined) pthread_cond_wait(&st->cond, &st->lock);
+        pthread_mutex_unlock(&st->lock);
+        for (batch *next; dropped; dropped = next) {
+            next = dropped->next;
+            batch_free(dropped);
+        }
     Py_END_ALLOW_THREADS
-    self->joined = true;
-    /* Stopped early: the batches read are dropped, the iterator is over. */
-    for (batch *b = self->st.head, *next; b; b = next) {
-        next = b->next;
-        batch_free(b);
-    }
-    self->st.head = self->st.tail = NULL;
-    self->st.nready = 0;
 }
 
 static void Batches_dealloc(BatchesObject *self)
@@ -676,7 +698,7 @@ static PyObject *batch_dict(BatchesObject *self, batch *b)
 static PyObject *Batches_next(BatchesObject *self)
 {
     stream *st = &self->st;
-    if (!self->started || (self->joined && !st->exc_type)) return NULL;
+    if (!self->started || (self->stopping && !st->exc_type)) return NULL;
     for (;;) {
         batch *b = NULL;
         bool done = false;

@@ -17,18 +17,22 @@ files when there are at least as many files as shares, else by byte range inside
 at exact game boundaries (:func:`dirfill.pgn_cuts`, the threaded reader's rule; finding a cut
 skims the file up to it, much faster than reading that part), so that every position of the
 input is given exactly once, whatever the number of workers and processes.
-Compressed files (.zst, .gz) are split by file only.
+Compressed files (.zst, .gz) are split by file only; a source that is not a regular file (a
+pipe, a FIFO, /dev/stdin, <(zcat ...)) is read whole by one share, once.
 
 A worker hands its batches to the main process through shared memory of its own that it
 reuses (a few regions per worker, each filled again only once no tensor of the main process
 uses it): the hand-over copies nothing between the processes and, after the first batches,
 maps no fresh page. A batch the main process keeps stays valid; the worker then takes another
-region. With workers, a batch reaches the main process as the dataset's dict only through the
-DataLoader's pickling: a ``collate_fn`` of your own sees the worker's packed batch.
+region. A child the main process forks (another loader's workers, os.fork) never gives back a
+batch's region nor fills one; it starts with none of the main process's mappings, and the
+mappings of workers that have exited are dropped before each fork. With workers, a batch
+reaches the main process as the dataset's dict only through the DataLoader's pickling: a
+``collate_fn`` of your own sees the worker's packed batch.
 """
 import functools
 import os
-from collections import OrderedDict
+import stat
 from multiprocessing.reduction import DupFd
 
 import numpy as np
@@ -96,26 +100,60 @@ class _Shipped:
         self._layout = tuple(layout)
 
     def __reduce__(self):
-        pid, fd, key, size, kept = self._handle.send()
-        # A region the worker keeps is opened through /proc; another one goes as an fd.
-        return _unpack, ((pid, fd, key) if kept else (DupFd(fd), key), size, self._layout)
+        pid, fd, key, size, slot, by_proc = self._handle.send()
+        if slot < 0:  # a region the worker does not keep: an fd, mapped for this batch only
+            return _unpack, ((DupFd(fd), key), size, self._layout)
+        # A kept one is mapped once: opened through /proc, or (a worker that is not dumpable,
+        # whose /proc/<pid>/fd other processes cannot open) sent as an fd each time.
+        return _unpack, ((pid, slot, fd, key, None if by_proc else DupFd(fd)), size,
+                         self._layout)
 
 
-#: The main process's mappings of the workers' regions, the most recent last.
-_MAPPINGS = OrderedDict()
-_MAPPINGS_KEPT = 32
+#: The main process's mappings of the regions the workers keep: (worker pid, slot) -> (the
+#: worker's fd, region id, mapping); a new region in a slot replaces the old one's mapping.
+#: At most the regions a worker keeps (8) for each worker alive: the mappings of workers that
+#: have exited are dropped (each stays mapped while a batch over it lives) when a new worker
+#: sends its first batch and before this process forks, so that no later worker inherits them;
+#: a forked child starts with none.
+_MAPPINGS = {}
+
+
+def _held(pid, fd, mapping):
+    """Whether worker pid still keeps the region mapped (its fd names the same file)."""
+    try:
+        st = os.stat("/proc/%d/fd/%d" % (pid, fd))
+    except PermissionError:  # a worker that is not dumpable: alive, as far as can be seen
+        return os.path.exists("/proc/%d" % pid)
+    except OSError:  # the worker has exited (or closed the region's fd)
+        return False
+    return (st.st_dev, st.st_ino) == mapping.inode
+
+
+def _forget_exited():
+    """Drops the mappings of regions their workers no longer keep."""
+    for where, (fd, _, m) in list(_MAPPINGS.items()):
+        if not _held(where[0], fd, m):
+            del _MAPPINGS[where]
+
+
+os.register_at_fork(before=_forget_exited, after_in_child=_MAPPINGS.clear)
 
 
 def _mapping(where, size):
     if len(where) == 2:  # a region the worker does not keep: mapped for this batch only
         return _dirfill._shared_map(where[0].detach(), where[1], size)
-    m = _MAPPINGS.get(where)
-    if m is None:
-        m = _MAPPINGS[where] = _dirfill._shared_open(*where, size)
-        if len(_MAPPINGS) > _MAPPINGS_KEPT:
-            _MAPPINGS.popitem(last=False)  # its leases keep it while batches use it
-    else:
-        _MAPPINGS.move_to_end(where)
+    pid, slot, fd, key, dup = where
+    mine = dup.detach() if dup is not None else None
+    known = _MAPPINGS.get((pid, slot))
+    if known is not None and known[1] == key:
+        if mine is not None:
+            os.close(mine)
+        return known[2]
+    if not any(p == pid for p, _ in _MAPPINGS):  # a new worker: others may have exited
+        _forget_exited()
+    m = (_dirfill._shared_open(pid, fd, key, size) if mine is None
+         else _dirfill._shared_map(mine, key, size))
+    _MAPPINGS[pid, slot] = (fd, key, m)  # the slot's old mapping lives while its batches do
     return m
 
 
@@ -138,7 +176,8 @@ def _splittable(path):
 class PGNDataset(IterableDataset):
     """Positions of PGN files in batches of tensors, split between workers and ranks.
 
-    ``sources``: a path or a list of paths (.pgn, .pgn.zst, .pgn.gz). Each item is a dict of
+    ``sources``: a path or a list of paths (.pgn, .pgn.zst, .pgn.gz; a pipe or a FIFO is read
+    whole by one worker, once: a second pass finds it at its end). Each item is a dict of
     tensors with ``batch_size`` rows (the last of each worker shorter): the columns of
     :func:`dirfill.pgn_batches` (``columns`` to keep fewer; ``planes=True`` adds the planes),
     ``game`` numbered within its file, and ``file`` (the index of its file in ``sources``).
@@ -189,12 +228,26 @@ class PGNDataset(IterableDataset):
     def shards(self, share, shares):
         """The parts share (of shares) reads: a list of (file index, path, (start, end, first
         line) or None for the whole file, first game). Every byte of the input belongs to one
-        share. With at least as many (non-empty) files as shares, each share reads whole files (the largest first, each to
-        the share with the fewest bytes so far); with fewer, the bytes are cut in equal parts, a
-        plain file's parts beginning and ending at exact game boundaries (finding a cut skims
-        the file up to it, much faster than reading it: files are not cut when they need not
-        be)."""
-        sizes = [os.path.getsize(p) for p in self.sources]
+        share. With at least as many (non-empty) files as shares, each share reads whole files
+        (the largest first, each to the share with the fewest bytes so far); with fewer, the
+        bytes are cut in equal parts, a plain file's parts beginning and ending at exact game
+        boundaries (finding a cut skims the file up to it, much faster than reading it: files
+        are not cut when they need not be). A source that is not a regular file (a pipe, a
+        FIFO, /dev/stdin, <(zcat ...)) has no size and can be read only once: the k-th of them
+        is read whole by share k % shares, besides its share of the regular files."""
+        sizes, streams = [], []
+        for i, path in enumerate(self.sources):
+            st = os.stat(path)
+            regular = stat.S_ISREG(st.st_mode)
+            sizes.append(st.st_size if regular else 0)  # none of the regular files' split
+            if not regular:
+                streams.append(i)
+        whole = [(i, self.sources[i], None, 0) for k, i in enumerate(streams)
+                 if k % shares == share]
+        return sorted(self._regular_shards(sizes, share, shares) + whole, key=lambda p: p[0])
+
+    def _regular_shards(self, sizes, share, shares):
+        """shards() of the regular files (sizes: 0 for the others, left out as empty files)."""
         if sum(1 for size in sizes if size) >= shares:
             load, owner = [0] * shares, {}
             for i in sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)):

@@ -414,15 +414,16 @@ def test_byte_range_errors_have_the_file_lines(tmp_path, threads):
 # ---- batches through shared memory (_shm_batches.c) ----
 
 def pack(arrays):
-    """(handle, offsets, (pid, fd, id, size, kept)) of arrays packed into a region and sent."""
+    """(handle, offsets, (pid, fd, id, size, slot, by_proc)) of arrays packed into a region and
+    sent."""
     handle, offsets = dirfill._dirfill._shared_pack(arrays)
     return handle, offsets, handle.send()
 
 
 def receive(sent, offsets, arrays):
     """The arrays as the receiver sees them, over a lease of its mapping of the region."""
-    pid, fd, key, size, kept = sent
-    m = (dirfill._dirfill._shared_open(pid, fd, key, size) if kept
+    pid, fd, key, size, slot, by_proc = sent
+    m = (dirfill._dirfill._shared_open(pid, fd, key, size) if by_proc
          else dirfill._dirfill._shared_map(os.dup(fd), key, size))
     lease = m.lease()
     return [np.frombuffer(lease, a.dtype, a.size, at).reshape(a.shape)
@@ -433,7 +434,8 @@ def test_shared_regions_round_trip_and_reuse():
     arrays = [np.arange(1000, dtype=np.uint64).reshape(100, 10), np.array([True, False]),
               np.linspace(0, 1, 7, dtype=np.float32)]
     handle, offsets, sent = pack(arrays)
-    assert sent[0] == os.getpid() and sent[4] and all(at % 64 == 0 for at in offsets)
+    assert sent[0] == os.getpid() and sent[4] >= 0 and sent[5]  # kept (a slot), by /proc
+    assert all(at % 64 == 0 for at in offsets)
     got = receive(sent, offsets, arrays)
     assert all(np.array_equal(g, a) for g, a in zip(got, arrays))
     del handle
@@ -454,7 +456,7 @@ def test_shared_regions_beyond_the_kept_ones():
     held = [dirfill._dirfill._shared_pack(arrays) for _ in range(10)]  # all in use
     handle, offsets = held[-1]
     sent = handle.send()
-    assert not sent[4]  # more than the eight kept
+    assert sent[4] == -1 and not sent[5]  # more than the eight kept: its fd travels
     got = receive(sent, offsets, arrays)  # a region not kept travels as a duplicate of its fd
     del held, handle
     gc.collect()
@@ -462,12 +464,12 @@ def test_shared_regions_beyond_the_kept_ones():
     # Every kept region free and too small: a larger one takes the place of one of them.
     big = [np.zeros(1 << 20, dtype=np.int64)]
     handle, offsets, sent = pack(big)
-    assert sent[4] and sent[3] >= big[0].nbytes
+    assert sent[4] >= 0 and sent[3] >= big[0].nbytes
 
 
 def test_shared_guards():
     arrays = [np.arange(10)]
-    handle, offsets, (pid, fd, key, size, kept) = pack(arrays)
+    handle, offsets, (pid, fd, key, size, slot, by_proc) = pack(arrays)
     with pytest.raises(ValueError, match="not the dirfill batch region"):
         dirfill._dirfill._shared_open(pid, fd, key ^ 1, size)
     with pytest.raises(OSError):
@@ -507,4 +509,4 @@ def test_shared_regions_of_a_forked_child_are_its_own():
     os.waitpid(pid, 0)
     assert child_key != sent[2]  # the child never fills its parent's regions
     handle, _, again = pack(arrays)
-    assert again[2] == sent[2] or again[4]
+    assert again[2] == sent[2] or again[4] >= 0

@@ -2,11 +2,18 @@
 /* PGN input (pgn.h): a file or standard input, decompressed as it is read when its name ends in
  * .zst (libzstd's streaming API) or .gz (zlib's inflate, gzip header, concatenated members). A
  * stream that ends before its last frame or member, or does not decode, is an error, never a
- * hang or a short success. */
+ * hang or a short success. A pipe, FIFO, socket or terminal is read with read(2) for what it
+ * has, after poll(2) says there is something: a read that waits for a writer can then be
+ * interrupted (df_pgn_source_set_interrupt). */
+#define _POSIX_C_SOURCE 200809L /* fdopen, fileno, poll */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dirfill.h"
 
@@ -21,12 +28,17 @@ typedef enum { DF__PLAIN, DF__ZSTD, DF__GZIP, DF__FUNCTION } df__codec;
 
 /* Compressed bytes read from the file at a time. */
 enum { DF__INPUT = 1 << 17 };
+/* An interruptible read of a stream with no data asks the interrupt this often (ms): the
+ * longest a stop request waits for a read. */
+enum { DF__POLL_MS = 20 };
 
 struct df_pgn_source {
     long (*function)(void *ctx, char *buf, size_t size); /* DF__FUNCTION */
     void *function_ctx;
     FILE *file;
-    bool owned; /* not standard input */
+    bool owned;  /* not standard input */
+    bool stream; /* a pipe, FIFO, socket or character device: read(2) after poll(2) */
+    df_interrupt interrupt;
     df__codec codec;
     uint64_t consumed;
     char error[160];
@@ -66,10 +78,24 @@ df_status df_pgn_source_open(df_pgn_source **out, const char *path)
     if (!s) return DF_ERR_IO;
     s->codec = codec;
     const bool stdin_ = !strcmp(path, "-");
-    s->file = stdin_ ? stdin : fopen(path, "rb");
+    /* Opened without waiting for a FIFO's writer (its first read's poll waits, which an
+     * interrupt reaches), then read blocking, as fopen opens. A directory is refused here, by
+     * name, rather than at its first read. */
+    const int fd = stdin_ ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    int e = 0;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        e = errno;
+    else if (S_ISDIR(st.st_mode))
+        e = EISDIR;
+    else if (!stdin_ && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        e = errno;
+    s->stream = !e && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISSOCK(st.st_mode));
+    s->file = e ? NULL : stdin_ ? stdin : fdopen(fd, "rb");
     s->owned = !stdin_;
     if (!s->file) {
-        const int e = errno;
+        if (!e) e = errno;
+        if (fd >= 0 && !stdin_) close(fd);
         free(s);
         errno = e;
         return DF_ERR_IO;
@@ -110,19 +136,58 @@ static long fail(df_pgn_source *s, const char *what)
     return -1;
 }
 
+static bool interrupted(const df_pgn_source *s)
+{
+    return s->interrupt.requested && s->interrupt.requested(s->interrupt.ctx);
+}
+
+/* Up to size bytes of a stream: what it has once poll says it has something (or has ended).
+ * With an interrupt, poll waits DF__POLL_MS at a time and a signal that stops poll or read is
+ * no error (the interrupt says whether to stop); without one, poll waits as long as it takes.
+ * -1: a read error (errno), or interrupted (s->failed). */
+static long read_stream(df_pgn_source *s, char *buf, size_t size)
+{
+    struct pollfd p = {fileno(s->file), POLLIN, 0};
+    const bool interruptible = s->interrupt.requested != NULL;
+    for (;;) {
+        if (interrupted(s)) return fail(s, "interrupted");
+        const int ready = poll(&p, 1, interruptible ? DF__POLL_MS : -1);
+        const ssize_t n = ready > 0 ? read(p.fd, buf, size) : 0;
+        if (ready > 0 && n >= 0) return (long)n;
+        if ((ready < 0 || n < 0) && (errno != EINTR || !interruptible)) return -1;
+    }
+}
+
+/* Up to size bytes of the file as it is: 0 at its end, -1 with s->error set. */
+static long read_raw(df_pgn_source *s, char *buf, size_t size)
+{
+    long n;
+    if (s->stream) {
+        n = read_stream(s, buf, size);
+    } else {
+        n = (long)fread(buf, 1, size, s->file);
+        if (n == 0 && ferror(s->file)) n = -1;
+    }
+    if (n < 0) {
+        if (!s->failed) { /* not interrupted: a read error */
+            snprintf(s->error, sizeof s->error, "read error: %s", strerror(errno));
+            s->failed = true;
+        }
+        return -1;
+    }
+    s->consumed += (uint64_t)n;
+    return n;
+}
+
 #if defined(DF_HAVE_ZSTD) || defined(DF_HAVE_ZLIB)
 /* More compressed input; false at the end of the file (or on an error, s->failed). */
 static bool refill(df_pgn_source *s)
 {
     if (s->pos < s->len) return true;
     s->pos = 0;
-    s->len = fread(s->in, 1, DF__INPUT, s->file);
-    s->consumed += s->len;
-    if (s->len == 0 && ferror(s->file)) {
-        snprintf(s->error, sizeof s->error, "read error: %s", strerror(errno));
-        s->failed = true;
-    }
-    return s->len > 0;
+    const long n = read_raw(s, (char *)s->in, DF__INPUT);
+    s->len = n > 0 ? (size_t)n : 0;
+    return n > 0;
 }
 #endif
 
@@ -138,10 +203,16 @@ df_pgn_source *df_pgn_source_from_function(long (*read)(void *ctx, char *buf, si
     return s;
 }
 
+void df_pgn_source_set_interrupt(df_pgn_source *s, const df_interrupt *in)
+{
+    s->interrupt = in ? *in : (df_interrupt){NULL, NULL};
+}
+
 long df_pgn_source_read(df_pgn_source *s, char *buf, size_t size)
 {
     if (s->failed) return -1;
     if (s->ended || size == 0) return 0;
+    if (interrupted(s)) return fail(s, "interrupted");
     if (s->codec == DF__FUNCTION) {
         const long n = s->function(s->function_ctx, buf, size);
         if (n < 0) return fail(s, "the input function failed");
@@ -150,15 +221,9 @@ long df_pgn_source_read(df_pgn_source *s, char *buf, size_t size)
         return n;
     }
     if (s->codec == DF__PLAIN) {
-        const size_t n = fread(buf, 1, size, s->file);
-        s->consumed += n;
-        if (n == 0 && ferror(s->file)) {
-            snprintf(s->error, sizeof s->error, "read error: %s", strerror(errno));
-            s->failed = true;
-            return -1;
-        }
+        const long n = read_raw(s, buf, size);
         if (n == 0) s->ended = true;
-        return (long)n;
+        return n;
     }
 #ifdef DF_HAVE_ZSTD
     if (s->codec == DF__ZSTD) {
