@@ -166,9 +166,11 @@ def test_illegal_moves_never_corrupt():
     assert refused > 9000
 
 
-# Under the sanitizers (make python-asan) code runs several times slower: the interrupt must
-# still come, within a looser bound.
-PROMPT = 1.0 if os.environ.get("DIRFILL_SANITIZED") else 0.2
+# The calls look for a signal between chunks of a few milliseconds; the bound leaves room for a
+# machine whose CPUs are shared with other work (make test runs pytest beside CTest), as the
+# batch path's (test_batch_path.py) does. Under the sanitizers (make python-asan) code runs
+# several times slower: the interrupt must still come, within a looser bound.
+PROMPT = 1.0 if os.environ.get("DIRFILL_SANITIZED") else 0.5
 
 
 def _interrupt_after(seconds):
