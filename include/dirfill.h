@@ -15,6 +15,7 @@
  * | dirfill/moves.h, dirfill/hash.h, dirfill/see.h | move generation, make-move, notation, Polyglot keys, SEE |
  * | dirfill/game.h | the rules of a whole game: outcome, draws by rule and by claim, repetition history |
  * | dirfill/pgn.h | PGN reader: games from text, files, .zst and .gz, on threads |
+ * | dirfill/binpack.h | NNUE training data: .binpack, .plain and .bin read and written |
  * | dirfill/svg.h | SVG pictures of positions with attack information |
  * | dirfill/planes.h | feature planes for batches of positions, threaded |
  * | dirfill/backend.h, dirfill/status.h, dirfill/version.h | backend selection, status codes, version |
@@ -24,6 +25,7 @@
 
 #include "dirfill/attack_map.h"
 #include "dirfill/backend.h"
+#include "dirfill/binpack.h"
 #include "dirfill/bitboard.h"
 #include "dirfill/board.h"
 #include "dirfill/game.h"

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+/* The .binpack reader: chunks framed and read whole (within DF_BINPACK_CHUNK_MAX), their chains
+ * decoded entry by entry on the library's copy-make, every move checked; a problem is one error
+ * naming its byte and its chunk, after which reading resumes at the next chunk. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnue/binpack_rules.h"
+
+static uint16_t be16(const unsigned char *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
+static uint64_t be64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = v << 8 | p[i];
+    return v;
+}
+
+/* The input offset of byte i of the chunk's payload. */
+static uint64_t at(const df__binpack_state *bp, size_t i) { return bp->at + DF__HEADER_BYTES + i; }
+
+/* The rest of the chunk is not read: the next call goes on at the next chunk (and says first
+ * that this chunk was cut short, if it was). */
+static df_nnue_next abandon(df__binpack_state *bp)
+{
+    bp->pos = bp->len;
+    bp->plies_left = 0;
+    return DF_NNUE_ERROR;
+}
+
+/* A chunk's bytes ran out under a chain: the end of the file when the chunk is short of its
+ * size (said once, here), else the chain runs past its chunk. */
+static df_nnue_next ran_out(df__binpack_state *bp, df_nnue_error *err, size_t where,
+                            const char *what)
+{
+    if (bp->len < bp->claimed) {
+        bp->short_reported = true;
+        df__nnue_fail(err, DF_NNUE_ERR_TRUNCATED, at(bp, where), bp->index,
+                      "chunk %llu at byte %llu: %s at byte %llu is cut off by the end of the "
+                      "file (the chunk's size is %u, %zu bytes are there)",
+                      (unsigned long long)bp->index, (unsigned long long)bp->at, what,
+                      (unsigned long long)at(bp, where), bp->claimed, bp->len);
+    } else {
+        df__nnue_fail(err, DF_NNUE_ERR_MOVETEXT, at(bp, where), bp->index,
+                      "chunk %llu at byte %llu: %s at byte %llu runs past the end of its chunk",
+                      (unsigned long long)bp->index, (unsigned long long)bp->at, what,
+                      (unsigned long long)at(bp, where));
+    }
+    return abandon(bp);
+}
+
+/* ---- framing ---- */
+
+/* Skips to the next "BINP" (or the end); returns the bytes skipped. */
+static uint64_t resync(df__nnue_input *in)
+{
+    uint64_t skipped = 0;
+    for (;;) {
+        const size_t n = df__nnue_peek(in, DF__NNUE_INPUT);
+        if (n < 4) {
+            df__nnue_consume(in, n);
+            return skipped + n;
+        }
+        const unsigned char *p = in->buf + in->pos;
+        for (size_t i = 0; i + 4 <= n; i++)
+            if (p[i] == 'B' && !memcmp(p + i, "BINP", 4)) {
+                df__nnue_consume(in, i);
+                return skipped + i;
+            }
+        df__nnue_consume(in, n - 3);
+        skipped += n - 3;
+    }
+}
+
+/* Reads claimed bytes of payload (fewer at the end of the input), the buffer grown as bytes
+ * arrive, never to more than twice what is there: a size field is not believed before its
+ * bytes are. */
+static bool read_payload(df__nnue_input *in, df__binpack_state *bp)
+{
+    bp->len = 0;
+    while (bp->len < bp->claimed) {
+        if (bp->len == bp->cap) {
+            size_t cap = bp->cap ? 2 * bp->cap : DF_BINPACK_CHUNK_TARGET + (1u << 16);
+            if (cap > bp->claimed) cap = bp->claimed;
+            unsigned char *grown = realloc(bp->chunk, cap);
+            if (!grown) return false;
+            bp->chunk = grown;
+            bp->cap = cap;
+        }
+        const size_t want = (bp->cap < bp->claimed ? bp->cap : bp->claimed) - bp->len;
+        const size_t got = df__nnue_take(in, bp->chunk + bp->len, want);
+        bp->len += got;
+        if (got < want) break;
+    }
+    return true;
+}
+
+/* The next chunk's header and payload; DF_NNUE_ENTRY when one is ready to decode. */
+static df_nnue_next next_chunk(df_nnue_reader *r, df_nnue_error *err)
+{
+    df__binpack_state *bp = &r->bp;
+    df__nnue_input *in = &r->in;
+    const size_t got = df__nnue_peek(in, DF__HEADER_BYTES);
+    if (!got) return DF_NNUE_END;
+    const unsigned long long index = bp->index++, offset = in->offset;
+    bp->at = in->offset;
+    const unsigned char *h = in->buf + in->pos;
+    if (got < DF__HEADER_BYTES) {
+        df__nnue_consume(in, got);
+        df__nnue_fail(err, DF_NNUE_ERR_TRUNCATED, offset, index,
+                      "chunk %llu at byte %llu: the file ends inside its 8-byte header", index,
+                      offset);
+        return DF_NNUE_ERROR;
+    }
+    if (memcmp(h, "BINP", 4)) {
+        char seen[4 * 4 + 1];
+        for (int i = 0; i < 4; i++) snprintf(seen + 3 * i, 4, "%02x ", h[i]);
+        seen[11] = 0;
+        df__nnue_consume(in, 1);
+        const uint64_t skipped = 1 + resync(in);
+        df__nnue_fail(err, DF_NNUE_ERR_MAGIC, offset, index,
+                      "chunk %llu at byte %llu: no BINP magic (%s): %llu bytes skipped to %s",
+                      index, offset, seen, (unsigned long long)skipped,
+                      in->len > in->pos ? "the next BINP" : "the end");
+        return DF_NNUE_ERROR;
+    }
+    const uint32_t size =
+        (uint32_t)h[4] | (uint32_t)h[5] << 8 | (uint32_t)h[6] << 16 | (uint32_t)h[7] << 24;
+    df__nnue_consume(in, DF__HEADER_BYTES);
+    if (size > DF_BINPACK_CHUNK_MAX) {
+        const uint64_t skipped = resync(in);
+        df__nnue_fail(err, DF_NNUE_ERR_CHUNK_SIZE, offset, index,
+                      "chunk %llu at byte %llu: size %u is over the %u-byte cap: %llu bytes "
+                      "skipped to %s",
+                      index, offset, size, DF_BINPACK_CHUNK_MAX, (unsigned long long)skipped,
+                      in->len > in->pos ? "the next BINP" : "the end");
+        return DF_NNUE_ERROR;
+    }
+    bp->claimed = size;
+    if (!read_payload(in, bp)) {
+        df__nnue_fail(err, DF_NNUE_ERR_IO, offset, index,
+                      "chunk %llu at byte %llu: out of memory for its %u bytes", index, offset,
+                      size);
+        return DF_NNUE_ERROR;
+    }
+    bp->index = index;
+    bp->pos = 0;
+    bp->plies_left = 0;
+    bp->short_reported = false;
+    bp->active = true;
+    return DF_NNUE_ENTRY;
+}
+
+/* ---- chains ---- */
+
+/* The stem at bp->pos: its entry into bp->entry, the chain after it set up. */
+static df_nnue_next read_stem(df__binpack_state *bp, df_nnue_error *err)
+{
+    const size_t start = bp->pos;
+    const unsigned char *p = bp->chunk + start;
+    const df_bb occ = be64(p);
+    const unsigned long long chunk = bp->index, offset = at(bp, start);
+#define STEM_FAIL(kind, ...)                                                                       \
+    do {                                                                                           \
+        char what_[256];                                                                           \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                                                \
+        df__nnue_fail(err, kind, offset, chunk,                                                    \
+                      "chunk %llu at byte %llu: the stem at byte %llu: %s", chunk,                 \
+                      (unsigned long long)bp->at, offset, what_);                                  \
+        return abandon(bp);                                                                        \
+    } while (0)
+    if (df_popcount(occ) > 32)
+        STEM_FAIL(DF_NNUE_ERR_POSITION, "%d pieces (a stem holds at most 32)", df_popcount(occ));
+    df_board_parts parts;
+    memset(&parts, 0, sizeof parts);
+    parts.ep = -1;
+    parts.stm = DF_WHITE;
+    int j = 0;
+    for (df_bb s = occ; s; j++) {
+        const df_square sq = df_pop_lsb(&s);
+        const unsigned code = (p[8 + j / 2] >> (4 * (j & 1))) & 15;
+        const df_bb bit = df_square_bb(sq);
+        char name[3] = {(char)('a' + df_file_of(sq)), (char)('1' + df_rank_of(sq)), 0};
+        if (code < DF__NIBBLE_EP_PAWN) {
+            parts.pieces[df_piece_index((df_color)(code & 1), (df_piece_type)(code >> 1))] |= bit;
+        } else if (code == DF__NIBBLE_EP_PAWN) {
+            const int rank = df_rank_of(sq);
+            if ((rank != 3 && rank != 4) || parts.ep >= 0)
+                STEM_FAIL(DF_NNUE_ERR_POSITION, "%s en-passant pawn (code 12) on %s",
+                          parts.ep >= 0 ? "a second" : "an", name);
+            const df_color c = rank == 3 ? DF_WHITE : DF_BLACK;
+            parts.pieces[df_piece_index(c, DF_PAWN)] |= bit;
+            parts.ep = c == DF_WHITE ? (int)sq - 8 : (int)sq + 8;
+        } else if (code == DF__NIBBLE_WHITE_CASTLE_ROOK || code == DF__NIBBLE_BLACK_CASTLE_ROOK) {
+            const df_color c = code == DF__NIBBLE_WHITE_CASTLE_ROOK ? DF_WHITE : DF_BLACK;
+            if (!(bit & (c ? (df_square_bb(DF_A8) | df_square_bb(DF_H8))
+                           : (df_square_bb(DF_A1) | df_square_bb(DF_H1)))))
+                STEM_FAIL(DF_NNUE_ERR_POSITION, "a castling rook (code %u) on %s", code, name);
+            parts.pieces[df_piece_index(c, DF_ROOK)] |= bit;
+            parts.castling_rooks |= bit;
+        } else {
+            parts.pieces[df_piece_index(DF_BLACK, DF_KING)] |= bit;
+            parts.stm = DF_BLACK;
+        }
+    }
+    const uint16_t word = be16(p + 28);
+    const int16_t result = df__bp_unzigzag((uint16_t)(word >> 14));
+    if (result < -1) STEM_FAIL(DF_NNUE_ERR_FIELD, "result code 3 (only 0, 1, 2 are results)");
+    df_nnue_entry *e = &bp->entry;
+    e->ply = word & 0x3fff;
+    e->result = (int8_t)result;
+    e->score = df__bp_unzigzag(be16(p + 26));
+    parts.halfmove = p[31]; /* their counter is 8 bits: the high byte is dropped */
+    parts.fullmove = e->ply / 2u + 1u;
+    const char *why = df__nnue_board(&e->pos, &parts);
+    if (why) STEM_FAIL(DF_NNUE_ERR_POSITION, "%s", why);
+    e->move = df__bp_move_unpack(be16(p + 24));
+    if (!df_move_is_legal(&e->pos, e->move)) {
+        char fen[DF_FEN_MAX], uci[DF_UCI_MAX];
+        df_nnue_fen(fen, sizeof fen, &e->pos);
+        df_move_to_uci(uci, &e->pos, e->move);
+        STEM_FAIL(DF_NNUE_ERR_ILLEGAL, "move %s (0x%04x) is not legal in %s", uci, be16(p + 24),
+                  fen);
+    }
+#undef STEM_FAIL
+    bp->plies_left = be16(p + DF__STEM_BYTES);
+    bp->pos = start + DF__CHAIN_HEAD;
+    bp->text = bp->pos;
+    bp->bit = 0;
+    bp->last = (int16_t)-e->score;
+    return DF_NNUE_ENTRY;
+}
+
+/* A movetext bit reader over chunk[text, len). */
+typedef struct {
+    const unsigned char *p;
+    uint64_t bits, bit; /* bits there, the next one */
+} bits_in;
+
+/* n (0-8) bits, most significant first; false when they are not all there. */
+static inline bool get_bits(bits_in *b, unsigned n, unsigned *out)
+{
+    if (b->bit + n > b->bits) return false;
+    const uint64_t byte = b->bit >> 3;
+    const unsigned window =
+        (unsigned)b->p[byte] << 8 | (byte + 1 < b->bits >> 3 ? b->p[byte + 1] : 0u);
+    *out = (window >> (16 - (b->bit & 7) - n)) & ((1u << n) - 1);
+    b->bit += n;
+    return true;
+}
+
+/* The next movetext item: the entry after bp->entry. */
+static df_nnue_next read_item(df__binpack_state *bp, df_nnue_error *err)
+{
+    df_nnue_entry *e = &bp->entry;
+    const uint16_t chain_plies = be16(bp->chunk + bp->text - 2);
+    const unsigned item = chain_plies - bp->plies_left + 1u;
+    bits_in in = {bp->chunk + bp->text, (uint64_t)(bp->len - bp->text) * 8, bp->bit};
+    const size_t first = bp->text + (size_t)(in.bit >> 3);
+    char what[64];
+    snprintf(what, sizeof what, "item %u of %u of the chain at byte %llu", item, chain_plies,
+             (unsigned long long)at(bp, bp->text - DF__CHAIN_HEAD));
+#define ITEM_FAIL(kind, ...)                                                                       \
+    do {                                                                                           \
+        char why_[256];                                                                            \
+        snprintf(why_, sizeof why_, __VA_ARGS__);                                                  \
+        df__nnue_fail(err, kind, at(bp, first), bp->index, "chunk %llu at byte %llu: %s: %s",      \
+                      (unsigned long long)bp->index, (unsigned long long)bp->at, what, why_);      \
+        return abandon(bp);                                                                        \
+    } while (0)
+    df_board pos;
+    df_make_move(&pos, &e->pos, e->move);
+    pos.halfmove &= 0xff;
+    const df_color us = df_board_stm(&pos);
+    const df_bb ours = pos.color[us];
+    const unsigned npieces = (unsigned)df_popcount(ours);
+    unsigned index, id;
+    if (!get_bits(&in, df__bp_width(npieces), &index)) return ran_out(bp, err, first, what);
+    if (index >= npieces) ITEM_FAIL(DF_NNUE_ERR_MOVETEXT, "piece %u of %u", index, npieces);
+    const df_square from = df__bp_nth(ours, index);
+    const df_piece_type type = df_board_type_at(&pos, from);
+    df_move m;
+    if (type == DF_PAWN) {
+        const df_square ep = df_nnue_ep_square(&pos);
+        const df_bb d = df__bp_pawn_targets(&pos, from, us, ep);
+        const unsigned n = (unsigned)df_popcount(d);
+        const bool promotes = df_rank_of(from) == (us ? 1 : 6);
+        if (!get_bits(&in, df__bp_width(promotes ? 4 * n : n), &id))
+            return ran_out(bp, err, first, what);
+        if ((promotes ? id / 4 : id) >= n)
+            ITEM_FAIL(DF_NNUE_ERR_MOVETEXT, "pawn destination %u of %u", promotes ? id / 4 : id, n);
+        const df_square to = df__bp_nth(d, promotes ? id / 4 : id);
+        m = promotes
+                ? df_move_make(from, to, DF_MOVE_PROMOTION, (df_piece_type)(DF_KNIGHT + id % 4))
+            : to == ep ? df_move_make(from, to, DF_MOVE_EN_PASSANT, DF_PAWN)
+                       : df_move_make(from, to, DF_MOVE_NORMAL, DF_PAWN);
+    } else if (type == DF_KING) {
+        const df_bb a = df_king_table[from] & ~ours;
+        const unsigned n = (unsigned)df_popcount(a);
+        if (!get_bits(&in, df__bp_width(n + df__bp_castlings(&pos, us)), &id))
+            return ran_out(bp, err, first, what);
+        if (id < n) {
+            m = df_move_make(from, df__bp_nth(a, id), DF_MOVE_NORMAL, DF_PAWN);
+        } else {
+            /* Their castling moves are fixed: the king from e1/e8 onto the corner rook. */
+            const bool castle_long = id == n && df__bp_long_right(&pos, us);
+            const df_square king = us ? DF_E8 : DF_E1;
+            const df_square rook = (df_square)(king + (castle_long ? -4 : 3));
+            m = df_move_make(king, rook, DF_MOVE_CASTLING, DF_PAWN);
+        }
+    } else {
+        const df_bb d = df__bp_piece_targets(&pos, from, type, us);
+        const unsigned n = (unsigned)df_popcount(d);
+        if (!get_bits(&in, df__bp_width(n), &id)) return ran_out(bp, err, first, what);
+        if (id >= n) ITEM_FAIL(DF_NNUE_ERR_MOVETEXT, "destination %u of %u", id, n);
+        m = df_move_make(from, df__bp_nth(d, id), DF_MOVE_NORMAL, DF_PAWN);
+    }
+    if (!df_move_is_legal(&pos, m)) {
+        char fen[DF_FEN_MAX], uci[DF_UCI_MAX];
+        df_nnue_fen(fen, sizeof fen, &pos);
+        df_move_to_uci(uci, &pos, m);
+        ITEM_FAIL(DF_NNUE_ERR_ILLEGAL, "move %s is not legal in %s", uci, fen);
+    }
+    /* The score: 4-bit groups, least significant first, each after its continuation flag. */
+    unsigned delta = 0;
+    for (unsigned g = 0;; g++) {
+        unsigned group;
+        if (!get_bits(&in, DF__SCORE_BLOCK + 1, &group)) return ran_out(bp, err, first, what);
+        if (g == DF__SCORE_GROUPS_MAX)
+            ITEM_FAIL(DF_NNUE_ERR_MOVETEXT, "a score code longer than 16 bits");
+        delta |= (group & 15u) << (DF__SCORE_BLOCK * g);
+        if (!(group >> DF__SCORE_BLOCK)) break;
+    }
+#undef ITEM_FAIL
+    e->pos = pos;
+    e->move = m;
+    e->score = (int16_t)(uint16_t)((uint16_t)bp->last + (uint16_t)df__bp_unzigzag((uint16_t)delta));
+    bp->last = (int16_t)-e->score;
+    e->ply = (uint16_t)(e->ply + 1);
+    e->result = (int8_t)-e->result;
+    bp->bit = in.bit;
+    if (--bp->plies_left == 0) bp->pos = bp->text + (size_t)((in.bit + 7) >> 3);
+    return DF_NNUE_ENTRY;
+}
+
+df_nnue_next df__binpack_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err)
+{
+    df__binpack_state *bp = &r->bp;
+    for (;;) {
+        if (!bp->active) {
+            const df_nnue_next got = next_chunk(r, err);
+            if (got != DF_NNUE_ENTRY) return got;
+        }
+        df_nnue_next got;
+        if (bp->plies_left) {
+            got = read_item(bp, err);
+        } else if (bp->len - bp->pos >= DF__CHAIN_HEAD) {
+            got = read_stem(bp, err);
+        } else {
+            /* Fewer bytes than a stem: the chunk is over (nnue-pytorch ignores them too). */
+            bp->active = false;
+            bp->index++;
+            if (bp->len < bp->claimed && !bp->short_reported) {
+                df__nnue_fail(err, DF_NNUE_ERR_TRUNCATED, bp->at + DF__HEADER_BYTES + bp->len,
+                              bp->index - 1,
+                              "chunk %llu at byte %llu: its size %u runs past the end of the "
+                              "file (%zu bytes are there)",
+                              (unsigned long long)(bp->index - 1), (unsigned long long)bp->at,
+                              bp->claimed, bp->len);
+                return DF_NNUE_ERROR;
+            }
+            continue;
+        }
+        if (got == DF_NNUE_ENTRY) *out = bp->entry;
+        return got;
+    }
+}
