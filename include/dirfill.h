@@ -18,6 +18,7 @@
  * | dirfill/binpack.h | NNUE training data: .binpack, .plain and .bin read and written |
  * | dirfill/svg.h | SVG pictures of positions with attack information |
  * | dirfill/planes.h | feature planes for batches of positions, threaded |
+ * | dirfill/nnue.h | NNUE sparse inputs: HalfKAv2_hm, Full_Threats, PP_3Wide, as nnue-pytorch indexes them |
  * | dirfill/backend.h, dirfill/status.h, dirfill/version.h | backend selection, status codes, version |
  */
 #ifndef DIRFILL_H
@@ -35,6 +36,7 @@
 #include "dirfill/leapers.h"
 #include "dirfill/lines.h"
 #include "dirfill/moves.h"
+#include "dirfill/nnue.h"
 #include "dirfill/pawns.h"
 #include "dirfill/pgn.h"
 #include "dirfill/planes.h"
