@@ -89,6 +89,7 @@ static int read_file(nnue_run *run, const char *path, df_nnue_format kind)
     static const char *const where_key[DF_NNUE_FORMATS] = {"chunk", "line", "record"};
     df_nnue_reader *r;
     const df_status opened = df_nnue_reader_open(&r, path, kind);
+    if (opened != DF_OK) run->errors++;
     if (opened == DF_ERR_UNSUPPORTED)
         return cmd_input_error("nnue", "%s: this build cannot decompress it (built without %s)",
                                path, strstr(path, ".gz") ? "zlib" : "libzstd");

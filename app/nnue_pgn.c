@@ -197,6 +197,7 @@ int nnue_read_pgn(nnue_run *run, const char *path)
 {
     df_pgn_source *src;
     const df_status opened = df_pgn_source_open(&src, path);
+    if (opened != DF_OK) run->errors++;
     if (opened == DF_ERR_UNSUPPORTED)
         return cmd_input_error("nnue", "%s: this build cannot decompress it (built without %s)",
                                path, strstr(path, ".gz") ? "zlib" : "libzstd");

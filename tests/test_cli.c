@@ -12,117 +12,10 @@
 
 #include "dft.h"
 #include "json_check.h"
+#include "run.h"
 
 #include <zlib.h>
 #include <zstd.h>
-
-typedef struct {
-    int status;
-    char *out, *err;
-    size_t out_len, err_len;
-} result;
-
-static char *slurp(int fd, size_t *len)
-{
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap + 1);
-    lseek(fd, 0, SEEK_SET);
-    ssize_t r;
-    while ((r = read(fd, buf + n, cap - n)) > 0) {
-        n += (size_t)r;
-        if (n == cap) buf = realloc(buf, (cap *= 2) + 1);
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
-static int temp_file(void)
-{
-    char name[] = "/tmp/dirfill-cli-XXXXXX";
-    int fd = mkstemp(name);
-    assert_true(fd >= 0);
-    unlink(name);
-    return fd;
-}
-
-/* How a run is set up besides its arguments. */
-typedef struct {
-    const char *backend;   /* DIRFILL_BACKEND, or NULL: unset */
-    const char *in_path;   /* standard input from this file instead of the given bytes */
-    const char *out_path;  /* standard output to this file (e.g. /dev/full) */
-    long address_space_mb; /* a limit on the child's address space, or 0 */
-    int in_fd;             /* standard input from this open file, or -1 */
-} run_setup;
-
-static result run_with(const char *const *args, const char *in, size_t in_len,
-                       const run_setup *setup)
-{
-    int fin = setup->in_fd >= 0 ? setup->in_fd : temp_file(), fout = temp_file(),
-        ferr = temp_file();
-    if (in_len) assert_int_equal((ssize_t)in_len, write(fin, in, in_len));
-    lseek(fin, 0, SEEK_SET);
-    const char *argv[32] = {DFT_PROGRAM};
-    int n = 1;
-    while (args[n - 1]) argv[n] = args[n - 1], n++;
-    argv[n] = NULL;
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        if (setup->in_path) {
-            int f = open(setup->in_path, O_RDONLY);
-            if (f < 0) _exit(126);
-            dup2(f, 0);
-        } else {
-            dup2(fin, 0);
-        }
-        if (setup->out_path) {
-            int f = open(setup->out_path, O_WRONLY);
-            if (f < 0) _exit(126);
-            dup2(f, 1);
-        } else {
-            dup2(fout, 1);
-        }
-        dup2(ferr, 2);
-        if (setup->backend)
-            setenv("DIRFILL_BACKEND", setup->backend, 1);
-        else
-            unsetenv("DIRFILL_BACKEND");
-        if (setup->address_space_mb) {
-            const struct rlimit lim = {(rlim_t)setup->address_space_mb << 20,
-                                       (rlim_t)setup->address_space_mb << 20};
-            setrlimit(RLIMIT_AS, &lim);
-        }
-        execv(DFT_PROGRAM, (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    waitpid(pid, &st, 0);
-    result r;
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    r.out = slurp(fout, &r.out_len);
-    r.err = slurp(ferr, &r.err_len);
-    close(fin);
-    close(fout);
-    close(ferr);
-    return r;
-}
-
-/* Runs the program with args (NULL-terminated), stdin bytes and DIRFILL_BACKEND (NULL:
- * unset). */
-static result run(const char *const *args, const char *in, size_t in_len, const char *backend)
-{
-    const run_setup setup = {backend, NULL, NULL, 0, -1};
-    return run_with(args, in, in_len, &setup);
-}
-
-static void done(result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 static bool is_hex_set(const char *v, size_t n)
 {
@@ -759,14 +652,6 @@ static void test_bench_smoke(void **state)
 
 /* dirfill pgn: the contract's objects, numbering across files, errors and skipped games, the
  * summary, compressed files, positions, threads giving the same output, bad usage. */
-static void write_path(const char *path, const char *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(len, fwrite(data, 1, len, f));
-    fclose(f);
-}
-
 /* Two temporary files (mkstemp templates a and b) holding the same text. */
 static void two_files(char *a, char *b, const char *text, size_t len)
 {

@@ -25,8 +25,9 @@
  * What a format cannot hold is an error naming the entry, never a silent change: a Chess960
  * castling right other than king on e1/e8 with a corner rook (a Chess960 board with such
  * rights, or none, is written as standard chess: it is the same position), a `.binpack` stem
- * whose ply needs more than 14 bits or whose half-move clock more than 8, a `.bin` position of
- * more pieces than its 256 bits hold or a half-move clock over 127, a move that is not legal.
+ * of more than 32 pieces or whose ply needs more than 14 bits or half-move clock more than 8, a
+ * `.bin` position of more pieces than its 256 bits hold or a half-move clock over 127, a move
+ * that is not legal, a result other than -1, 0, 1.
  *
  * Thread-safety: readers and writers belong to one thread at a time; they are independent.
  */

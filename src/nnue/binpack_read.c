@@ -257,15 +257,17 @@ static df_nnue_next read_item(df__binpack_state *bp, df_nnue_error *err)
     const unsigned item = chain_plies - bp->plies_left + 1u;
     bits_in in = {bp->chunk + bp->text, (uint64_t)(bp->len - bp->text) * 8, bp->bit};
     const size_t first = bp->text + (size_t)(in.bit >> 3);
-    char what[64];
-    snprintf(what, sizeof what, "item %u of %u of the chain at byte %llu", item, chain_plies,
-             (unsigned long long)at(bp, bp->text - DF__CHAIN_HEAD));
+    char what[96];
+    snprintf(what, sizeof what, "the chain at byte %llu, item %u of %u",
+             (unsigned long long)at(bp, bp->text - DF__CHAIN_HEAD), item, chain_plies);
 #define ITEM_FAIL(kind, ...)                                                                       \
     do {                                                                                           \
         char why_[256];                                                                            \
         snprintf(why_, sizeof why_, __VA_ARGS__);                                                  \
-        df__nnue_fail(err, kind, at(bp, first), bp->index, "chunk %llu at byte %llu: %s: %s",      \
-                      (unsigned long long)bp->index, (unsigned long long)bp->at, what, why_);      \
+        df__nnue_fail(err, kind, at(bp, first), bp->index,                                         \
+                      "chunk %llu at byte %llu: %s at byte %llu: %s",                              \
+                      (unsigned long long)bp->index, (unsigned long long)bp->at, what,             \
+                      (unsigned long long)at(bp, first), why_);                                    \
         return abandon(bp);                                                                        \
     } while (0)
     df_board pos;
