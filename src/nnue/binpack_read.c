@@ -28,11 +28,21 @@ static df_nnue_next abandon(df__binpack_state *bp)
     return DF_NNUE_ERROR;
 }
 
-/* A chunk's bytes ran out under a chain: the end of the file when the chunk is short of its
- * size (said once, here), else the chain runs past its chunk. */
-static df_nnue_next ran_out(df__binpack_state *bp, df_nnue_error *err, size_t where,
-                            const char *what)
+/* What the movetext item being decoded is, for a message: its chain and its number. */
+static void item_what(char *buf, size_t size, const df__binpack_state *bp)
 {
+    const unsigned chain_plies = (unsigned)bp->chunk[bp->text - 2] << 8 | bp->chunk[bp->text - 1];
+    snprintf(buf, size, "the chain at byte %llu, item %u of %u",
+             (unsigned long long)at(bp, bp->text - DF__CHAIN_HEAD),
+             chain_plies - bp->plies_left + 1u, chain_plies);
+}
+
+/* A chunk's bytes ran out under a chain's item at chunk byte where: the end of the file when
+ * the chunk is short of its size (said once, here), else the chain runs past its chunk. */
+static df_nnue_next ran_out(df__binpack_state *bp, df_nnue_error *err, size_t where)
+{
+    char what[96];
+    item_what(what, sizeof what, bp);
     if (bp->len < bp->claimed) {
         bp->short_reported = true;
         df__nnue_fail(err, DF_NNUE_ERR_TRUNCATED, at(bp, where), bp->index,
@@ -231,21 +241,32 @@ static df_nnue_next read_stem(df__binpack_state *bp, df_nnue_error *err)
     return DF_NNUE_ENTRY;
 }
 
-/* A movetext bit reader over chunk[text, len). */
+/* A movetext bit reader: a 64-bit window of the bits from an item's first on, most significant
+ * first (zeros past the chunk's end), enough for any item (at most 35 bits of the 57 or more
+ * it holds), and how many of them are really there. */
 typedef struct {
-    const unsigned char *p;
-    uint64_t bits, bit; /* bits there, the next one */
+    uint64_t window;
+    uint64_t avail, used;
 } bits_in;
+
+static inline bits_in bits_at(const unsigned char *text, size_t bytes, uint64_t bit)
+{
+    const size_t byte = (size_t)(bit >> 3);
+    uint64_t w = 0;
+    if (bytes - byte >= 8)
+        for (int i = 0; i < 8; i++) w = w << 8 | text[byte + i];
+    else
+        for (size_t i = 0; i < 8; i++) w = w << 8 | (byte + i < bytes ? text[byte + i] : 0u);
+    return (bits_in){w << (bit & 7), (uint64_t)bytes * 8 - bit, 0};
+}
 
 /* n (0-8) bits, most significant first; false when they are not all there. */
 static inline bool get_bits(bits_in *b, unsigned n, unsigned *out)
 {
-    if (b->bit + n > b->bits) return false;
-    const uint64_t byte = b->bit >> 3;
-    const unsigned window =
-        (unsigned)b->p[byte] << 8 | (byte + 1 < b->bits >> 3 ? b->p[byte + 1] : 0u);
-    *out = (window >> (16 - (b->bit & 7) - n)) & ((1u << n) - 1);
-    b->bit += n;
+    if (b->used + n > b->avail) return false;
+    *out = n ? (unsigned)(b->window >> (64 - n)) : 0u;
+    b->window <<= n;
+    b->used += n;
     return true;
 }
 
@@ -253,42 +274,38 @@ static inline bool get_bits(bits_in *b, unsigned n, unsigned *out)
 static df_nnue_next read_item(df__binpack_state *bp, df_nnue_error *err)
 {
     df_nnue_entry *e = &bp->entry;
-    const uint16_t chain_plies = be16(bp->chunk + bp->text - 2);
-    const unsigned item = chain_plies - bp->plies_left + 1u;
-    bits_in in = {bp->chunk + bp->text, (uint64_t)(bp->len - bp->text) * 8, bp->bit};
-    const size_t first = bp->text + (size_t)(in.bit >> 3);
-    char what[96];
-    snprintf(what, sizeof what, "the chain at byte %llu, item %u of %u",
-             (unsigned long long)at(bp, bp->text - DF__CHAIN_HEAD), item, chain_plies);
+    bits_in in = bits_at(bp->chunk + bp->text, bp->len - bp->text, bp->bit);
+    const size_t first = bp->text + (size_t)(bp->bit >> 3);
 #define ITEM_FAIL(kind, ...)                                                                       \
     do {                                                                                           \
-        char why_[256];                                                                            \
+        char why_[256], what[96];                                                                  \
         snprintf(why_, sizeof why_, __VA_ARGS__);                                                  \
+        item_what(what, sizeof what, bp);                                                          \
         df__nnue_fail(err, kind, at(bp, first), bp->index,                                         \
                       "chunk %llu at byte %llu: %s at byte %llu: %s",                              \
                       (unsigned long long)bp->index, (unsigned long long)bp->at, what,             \
                       (unsigned long long)at(bp, first), why_);                                    \
         return abandon(bp);                                                                        \
     } while (0)
-    df_board pos;
-    df_make_move(&pos, &e->pos, e->move);
-    pos.halfmove &= 0xff;
-    const df_color us = df_board_stm(&pos);
-    const df_bb ours = pos.color[us];
+    /* In place: the previous position is not needed again (an error ends the chain). */
+    df_board *const b = &e->pos;
+    df_make_move(b, b, e->move);
+    b->halfmove &= 0xff;
+    const df_color us = df_board_stm(b);
+    const df_bb ours = b->color[us];
     const unsigned npieces = (unsigned)df_popcount(ours);
     unsigned index, id;
-    if (!get_bits(&in, df__bp_width(npieces), &index)) return ran_out(bp, err, first, what);
+    if (!get_bits(&in, df__bp_width(npieces), &index)) return ran_out(bp, err, first);
     if (index >= npieces) ITEM_FAIL(DF_NNUE_ERR_MOVETEXT, "piece %u of %u", index, npieces);
     const df_square from = df__bp_nth(ours, index);
-    const df_piece_type type = df_board_type_at(&pos, from);
+    const df_piece_type type = df_board_type_at(b, from);
     df_move m;
     if (type == DF_PAWN) {
-        const df_square ep = df_nnue_ep_square(&pos);
-        const df_bb d = df__bp_pawn_targets(&pos, from, us, ep);
+        const df_square ep = b->ep < 64 ? df_nnue_ep_square(b) : DF_SQUARE_NONE;
+        const df_bb d = df__bp_pawn_targets(b, from, us, ep);
         const unsigned n = (unsigned)df_popcount(d);
         const bool promotes = df_rank_of(from) == (us ? 1 : 6);
-        if (!get_bits(&in, df__bp_width(promotes ? 4 * n : n), &id))
-            return ran_out(bp, err, first, what);
+        if (!get_bits(&in, df__bp_width(promotes ? 4 * n : n), &id)) return ran_out(bp, err, first);
         if ((promotes ? id / 4 : id) >= n)
             ITEM_FAIL(DF_NNUE_ERR_MOVETEXT, "pawn destination %u of %u", promotes ? id / 4 : id, n);
         const df_square to = df__bp_nth(d, promotes ? id / 4 : id);
@@ -299,49 +316,48 @@ static df_nnue_next read_item(df__binpack_state *bp, df_nnue_error *err)
     } else if (type == DF_KING) {
         const df_bb a = df_king_table[from] & ~ours;
         const unsigned n = (unsigned)df_popcount(a);
-        if (!get_bits(&in, df__bp_width(n + df__bp_castlings(&pos, us)), &id))
-            return ran_out(bp, err, first, what);
+        if (!get_bits(&in, df__bp_width(n + df__bp_castlings(b, us)), &id))
+            return ran_out(bp, err, first);
         if (id < n) {
             m = df_move_make(from, df__bp_nth(a, id), DF_MOVE_NORMAL, DF_PAWN);
         } else {
             /* Their castling moves are fixed: the king from e1/e8 onto the corner rook. */
-            const bool castle_long = id == n && df__bp_long_right(&pos, us);
+            const bool castle_long = id == n && df__bp_long_right(b, us);
             const df_square king = us ? DF_E8 : DF_E1;
             const df_square rook = (df_square)(king + (castle_long ? -4 : 3));
             m = df_move_make(king, rook, DF_MOVE_CASTLING, DF_PAWN);
         }
     } else {
-        const df_bb d = df__bp_piece_targets(&pos, from, type, us);
+        const df_bb d = df__bp_piece_targets(b, from, type, us);
         const unsigned n = (unsigned)df_popcount(d);
-        if (!get_bits(&in, df__bp_width(n), &id)) return ran_out(bp, err, first, what);
+        if (!get_bits(&in, df__bp_width(n), &id)) return ran_out(bp, err, first);
         if (id >= n) ITEM_FAIL(DF_NNUE_ERR_MOVETEXT, "destination %u of %u", id, n);
         m = df_move_make(from, df__bp_nth(d, id), DF_MOVE_NORMAL, DF_PAWN);
     }
-    if (!df_move_is_legal(&pos, m)) {
+    if (!df_move_is_legal(b, m)) {
         char fen[DF_FEN_MAX], uci[DF_UCI_MAX];
-        df_nnue_fen(fen, sizeof fen, &pos);
-        df_move_to_uci(uci, &pos, m);
+        df_nnue_fen(fen, sizeof fen, b);
+        df_move_to_uci(uci, b, m);
         ITEM_FAIL(DF_NNUE_ERR_ILLEGAL, "move %s is not legal in %s", uci, fen);
     }
     /* The score: 4-bit groups, least significant first, each after its continuation flag. */
     unsigned delta = 0;
     for (unsigned g = 0;; g++) {
         unsigned group;
-        if (!get_bits(&in, DF__SCORE_BLOCK + 1, &group)) return ran_out(bp, err, first, what);
+        if (!get_bits(&in, DF__SCORE_BLOCK + 1, &group)) return ran_out(bp, err, first);
         if (g == DF__SCORE_GROUPS_MAX)
             ITEM_FAIL(DF_NNUE_ERR_MOVETEXT, "a score code longer than 16 bits");
         delta |= (group & 15u) << (DF__SCORE_BLOCK * g);
         if (!(group >> DF__SCORE_BLOCK)) break;
     }
 #undef ITEM_FAIL
-    e->pos = pos;
     e->move = m;
     e->score = (int16_t)(uint16_t)((uint16_t)bp->last + (uint16_t)df__bp_unzigzag((uint16_t)delta));
     bp->last = (int16_t)-e->score;
     e->ply = (uint16_t)(e->ply + 1);
     e->result = (int8_t)-e->result;
-    bp->bit = in.bit;
-    if (--bp->plies_left == 0) bp->pos = bp->text + (size_t)((in.bit + 7) >> 3);
+    bp->bit += in.used;
+    if (--bp->plies_left == 0) bp->pos = bp->text + (size_t)((bp->bit + 7) >> 3);
     return DF_NNUE_ENTRY;
 }
 

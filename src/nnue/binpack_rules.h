@@ -24,9 +24,7 @@ enum {
 /* Bits of an index in [0, n): 0 for n <= 1, else the bit length of n - 1. */
 static inline unsigned df__bp_width(unsigned n)
 {
-    unsigned w = 0;
-    while (n > 1u << w) w++;
-    return w;
+    return n <= 1 ? 0u : 32u - (unsigned)__builtin_clz(n - 1);
 }
 
 static inline uint16_t df__bp_zigzag(int16_t v)

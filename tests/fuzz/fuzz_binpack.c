@@ -24,6 +24,7 @@ static long source_read(void *ctx, char *buf, size_t n)
     size_t k = s->len - s->pos;
     if (k > n) k = n;
     if (s->piece && k > s->piece) k = s->piece;
+    if (!k) return 0;
     memcpy(buf, s->p + s->pos, k);
     s->pos += k;
     return (long)k;
