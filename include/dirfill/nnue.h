@@ -107,7 +107,8 @@ DF_API df_nnue_set df_nnue_set_default(void);
  *  returns how many the position has. When that is more than room only the room smallest
  *  are written (as snprintf does): room df_nnue_set_max_active(set) holds every position of
  *  a game. b must be valid (df_board_is_valid); its side to move, castling rights and en
- *  passant play no part. An invalid set has no features (0). Dispatched. */
+ *  passant play no part. Returns 0 and writes nothing for a NULL board, a NULL out with room,
+ *  a perspective other than DF_WHITE or DF_BLACK, or an invalid set. Dispatched. */
 DF_API size_t df_nnue_features(int32_t *out, size_t room, const df_board *b, df_color perspective,
                                const df_nnue_set *set);
 
@@ -117,7 +118,8 @@ DF_API size_t df_nnue_features(int32_t *out, size_t room, const df_board *b, df_
  *  df_nnue_set_max_active(set) is nnue-pytorch's). Returns the number of positions a row of
  *  which was cut (more features than width: the row then holds the width smallest, and
  *  df_nnue_features with more room gives them all); 0 in any game's positions at the set's
- *  width. Dispatched. */
+ *  width. With a NULL pointer nothing is written (0); with an invalid set every row is -1
+ *  (0). Dispatched. */
 DF_API size_t df_nnue_batch(int32_t *white, int32_t *black, size_t width, const df_board *boards,
                             size_t n, const df_nnue_set *set);
 /** df_nnue_batch on threads: 0 for one per CPU this process may run on

@@ -91,8 +91,8 @@ df_nnue_set df_nnue_set_default(void)
 size_t df_nnue_features(int32_t *out, size_t room, const df_board *b, df_color perspective,
                         const df_nnue_set *set)
 {
-    assert(b && df_board_is_valid(b) && (out || room == 0));
     if (!b || (!out && room) || (unsigned)perspective >= DF_COLORS || !df__set_valid(set)) return 0;
+    assert(df_board_is_valid(b));
     return df__backend_active()->nnue_features(out, room, b, perspective, set);
 }
 
@@ -126,7 +126,6 @@ enum { DF__NNUE_GRAIN = 256, DF__NNUE_THREADS_MAX = 256 };
 size_t df_nnue_batch_mt(int32_t *white, int32_t *black, size_t width, const df_board *boards,
                         size_t n, const df_nnue_set *set, unsigned threads)
 {
-    assert(n == 0 || (white && black && boards));
     if (n == 0 || !white || !black || !boards) return 0;
     if (!df__set_valid(set)) {
         /* No features: every row is padding. */
