@@ -17,7 +17,8 @@ static const char help[] =
     ".pgn.gz: every position before a move of a game with a result, its score the move's\n"
     "[%eval] in centipawns from the side to move's view, a mate 32000 - plies).\n"
     "  --features SET  the input set: Full_Threats+PP_3Wide+HalfKAv2_hm (the default),\n"
-    "                  HalfKAv2_hm, Full_Threats, PP_3Wide, or parts of it joined by '+'\n"
+    "                  HalfKAv2_hm, Full_Threats, PP_3Wide, or parts of it joined by '+';\n"
+    "                  none: no indices (the entries alone, to time reading)\n"
     "  --json          one JSON object per entry: fen, move, score, ply, result, white, black\n"
     "                  (each perspective's active indices, ascending)\n"
     "  --threads N     compute (and read PGN) on N threads (0, the default: one per CPU);\n"
@@ -217,6 +218,10 @@ int cmd_nnue(int argc, char **argv, const char *backend)
         const char *value;
         int got = cmd_value("nnue", argc, argv, &i, "--features", &value);
         if (got > 0) {
+            if (cmd_is(value, "none")) {
+                run.set.count = 0; /* reading alone, for timing */
+                continue;
+            }
             if (df_nnue_set_parse(&run.set, value, strlen(value)) != DF_OK)
                 USAGE("--features: '%s' is not HalfKAv2_hm, Full_Threats, PP_3Wide or a "
                       "'+'-joined list of them, each once",

@@ -69,8 +69,12 @@ static char *put_int(char *p, long v)
 /* The indices of entry i for one perspective: its row, or all of them when the row was cut. */
 static const int32_t *indices(const nnue_out *o, batch *b, uint32_t i, df_color side, size_t *n)
 {
+    if (!o->width) {
+        *n = 0;
+        return b->white;
+    }
     const int32_t *row = (side ? b->black : b->white) + (size_t)i * o->width;
-    if (!o->width || row[o->width - 1] < 0) {
+    if (row[o->width - 1] < 0) {
         size_t k = 0;
         while (k < o->width && row[k] >= 0) k++;
         *n = k;
@@ -137,7 +141,7 @@ static void put_marks(batch *b, size_t *m, uint32_t before)
 /* A worker's job: the rows, then the lines. */
 static void compute(const nnue_out *o, batch *b)
 {
-    if (b->n) df_nnue_batch(b->white, b->black, o->width, b->boards, b->n, &o->set);
+    if (b->n && o->width) df_nnue_batch(b->white, b->black, o->width, b->boards, b->n, &o->set);
     if (!o->json) return;
     b->out.len = 0;
     size_t m = 0;
@@ -246,8 +250,8 @@ nnue_out *nnue_out_new(const df_nnue_set *set, bool json, unsigned threads)
     o->threads = calloc(o->workers ? o->workers : 1, sizeof *o->threads);
     bool ok = o->slots && o->threads;
     for (unsigned i = 0; ok && i < o->nslots; i++) {
-        o->slots[i].white = malloc(BATCH * o->width * sizeof(int32_t));
-        o->slots[i].black = malloc(BATCH * o->width * sizeof(int32_t));
+        o->slots[i].white = malloc((BATCH * o->width + 1) * sizeof(int32_t));
+        o->slots[i].black = malloc((BATCH * o->width + 1) * sizeof(int32_t));
         ok = o->slots[i].white && o->slots[i].black;
     }
     if (!ok) {

@@ -9,7 +9,7 @@
 typedef struct nnue_out nnue_out;
 
 /* With json, one line per entry (and the lines given); without, the features are computed and
- * dropped (the summary's work). threads: how many compute (0: one per CPU; 1: the calling
+ * dropped (the summary's work). A set of no parts (count 0) computes none. threads: how many compute (0: one per CPU; 1: the calling
  * thread). NULL when out of memory. */
 nnue_out *nnue_out_new(const df_nnue_set *set, bool json, unsigned threads);
 /* Adds an entry; without a move (--fens) its move is written "-". False once standard output
