@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chess/make_move.h"
 #include "nnue/binpack_rules.h"
 
 static uint16_t be16(const unsigned char *p) { return (uint16_t)(p[0] << 8 | p[1]); }
@@ -163,6 +164,18 @@ static df_nnue_next next_chunk(df_nnue_reader *r, df_nnue_error *err)
 
 /* ---- chains ---- */
 
+/* bp->after: the position after the pseudo-legal move m of bp->entry's, with nnue-pytorch's
+ * 8-bit half-move clock. False when m leaves its king attacked (not a legal move). */
+static bool make_after(df__binpack_state *bp, df_move m)
+{
+    const df_board *b = &bp->entry.pos;
+    const df_color us = df_board_stm(b);
+    df__make_move(&bp->after, b, m, true);
+    bp->after.halfmove &= 0xff;
+    return !df_is_attacked(&bp->after, df_board_king(&bp->after, us), (df_color)(us ^ 1),
+                           df_board_occupied(&bp->after));
+}
+
 /* The stem at bp->pos: its entry into bp->entry, the chain after it set up. */
 static df_nnue_next read_stem(df__binpack_state *bp, df_nnue_error *err)
 {
@@ -234,6 +247,7 @@ static df_nnue_next read_stem(df__binpack_state *bp, df_nnue_error *err)
     }
 #undef STEM_FAIL
     bp->plies_left = be16(p + DF__STEM_BYTES);
+    if (bp->plies_left) make_after(bp, e->move);
     bp->pos = start + DF__CHAIN_HEAD;
     bp->text = bp->pos;
     bp->bit = 0;
@@ -287,10 +301,8 @@ static df_nnue_next read_item(df__binpack_state *bp, df_nnue_error *err)
                       (unsigned long long)at(bp, first), why_);                                    \
         return abandon(bp);                                                                        \
     } while (0)
-    /* In place: the previous position is not needed again (an error ends the chain). */
     df_board *const b = &e->pos;
-    df_make_move(b, b, e->move);
-    b->halfmove &= 0xff;
+    *b = bp->after;
     const df_color us = df_board_stm(b);
     const df_bb ours = b->color[us];
     const unsigned npieces = (unsigned)df_popcount(ours);
@@ -334,7 +346,12 @@ static df_nnue_next read_item(df__binpack_state *bp, df_nnue_error *err)
         if (id >= n) ITEM_FAIL(DF_NNUE_ERR_MOVETEXT, "destination %u of %u", id, n);
         m = df_move_make(from, df__bp_nth(d, id), DF_MOVE_NORMAL, DF_PAWN);
     }
-    if (!df_move_is_legal(b, m)) {
+    /* The move is pseudo-legal by construction but for castling and en passant, which are
+     * checked whole; any move is then made, and is legal when it leaves its king unattacked
+     * (the position after it is the next item's). */
+    const df_move_kind kind = df_move_kind_of(m);
+    if (((kind == DF_MOVE_CASTLING || kind == DF_MOVE_EN_PASSANT) && !df_move_is_legal(b, m)) ||
+        !make_after(bp, m)) {
         char fen[DF_FEN_MAX], uci[DF_UCI_MAX];
         df_nnue_fen(fen, sizeof fen, b);
         df_move_to_uci(uci, b, m);

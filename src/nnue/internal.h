@@ -63,8 +63,10 @@ typedef struct df__binpack_state {
     size_t pos;          /* where the next chain starts in chunk */
     bool active;         /* a chunk is being decoded */
     bool short_reported; /* its short-read error has been said */
-    /* the chain: the entry last returned and where its successor's bits are */
+    /* the chain: the entry last returned, the position after its move, and where its
+     * successor's bits are */
     df_nnue_entry entry;
+    df_board after;
     uint32_t plies_left; /* movetext items still to decode */
     size_t text;         /* the movetext's first byte in chunk */
     uint64_t bit;        /* next bit, from text */

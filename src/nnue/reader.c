@@ -105,7 +105,7 @@ df_nnue_next df_nnue_read_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_er
     r->io_said = true;
     df__nnue_fail(err, DF_NNUE_ERR_IO, r->in.offset,
                   r->format == DF_NNUE_BINPACK ? r->bp.index : r->records,
-                  "byte %llu: the input could not be read on: %s", (unsigned long long)r->in.offset,
+                  "byte %llu: the input cannot be read: %s", (unsigned long long)r->in.offset,
                   df__nnue_input_error(&r->in));
     return DF_NNUE_ERROR;
 }
