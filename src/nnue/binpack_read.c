@@ -84,8 +84,8 @@ static uint64_t resync(df__nnue_input *in)
 }
 
 /* Reads claimed bytes of payload (fewer at the end of the input), the buffer grown as bytes
- * arrive, never to more than twice what is there: a size field is not believed before its
- * bytes are. */
+ * arrive, never to more than twice what is there (or a chunk of the writers' usual size): a
+ * size field is not believed before its bytes are. */
 static bool read_payload(df__nnue_input *in, df__binpack_state *bp)
 {
     bp->len = 0;
@@ -164,19 +164,20 @@ static df_nnue_next next_chunk(df_nnue_reader *r, df_nnue_error *err)
 
 /* ---- chains ---- */
 
-/* bp->after: the position after the pseudo-legal move m of bp->entry's, with nnue-pytorch's
- * 8-bit half-move clock. False when m leaves its king attacked (not a legal move). */
+/* board[cur ^ 1]: the position after the pseudo-legal move m in board[cur], with
+ * nnue-pytorch's 8-bit half-move clock. False when m leaves its king attacked (not legal). */
 static bool make_after(df__binpack_state *bp, df_move m)
 {
-    const df_board *b = &bp->entry.pos;
+    const df_board *b = &bp->board[bp->cur];
+    df_board *after = &bp->board[bp->cur ^ 1];
     const df_color us = df_board_stm(b);
-    df__make_move(&bp->after, b, m, true);
-    bp->after.halfmove &= 0xff;
-    return !df_is_attacked(&bp->after, df_board_king(&bp->after, us), (df_color)(us ^ 1),
-                           df_board_occupied(&bp->after));
+    df__make_move(after, b, m, true);
+    after->halfmove &= 0xff;
+    return !df_is_attacked(after, df_board_king(after, us), (df_color)(us ^ 1),
+                           df_board_occupied(after));
 }
 
-/* The stem at bp->pos: its entry into bp->entry, the chain after it set up. */
+/* The stem at bp->pos: its entry, the chain after it set up. */
 static df_nnue_next read_stem(df__binpack_state *bp, df_nnue_error *err)
 {
     const size_t start = bp->pos;
@@ -229,29 +230,29 @@ static df_nnue_next read_stem(df__binpack_state *bp, df_nnue_error *err)
     const uint16_t word = be16(p + 28);
     const int16_t result = df__bp_unzigzag((uint16_t)(word >> 14));
     if (result < -1) STEM_FAIL(DF_NNUE_ERR_FIELD, "result code 3 (only 0, 1, 2 are results)");
-    df_nnue_entry *e = &bp->entry;
-    e->ply = word & 0x3fff;
-    e->result = (int8_t)result;
-    e->score = df__bp_unzigzag(be16(p + 26));
+    df_board *const pos = &bp->board[bp->cur];
+    bp->ply = word & 0x3fff;
+    bp->result = (int8_t)result;
+    bp->score = df__bp_unzigzag(be16(p + 26));
     parts.halfmove = p[31]; /* their counter is 8 bits: the high byte is dropped */
-    parts.fullmove = e->ply / 2u + 1u;
-    const char *why = df__nnue_board(&e->pos, &parts);
+    parts.fullmove = bp->ply / 2u + 1u;
+    const char *why = df__nnue_board(pos, &parts);
     if (why) STEM_FAIL(DF_NNUE_ERR_POSITION, "%s", why);
-    e->move = df__bp_move_unpack(be16(p + 24));
-    if (!df_move_is_legal(&e->pos, e->move)) {
+    bp->move = df__bp_move_unpack(be16(p + 24));
+    if (!df_move_is_legal(pos, bp->move)) {
         char fen[DF_FEN_MAX], uci[DF_UCI_MAX];
-        df_nnue_fen(fen, sizeof fen, &e->pos);
-        df_move_to_uci(uci, &e->pos, e->move);
+        df_nnue_fen(fen, sizeof fen, pos);
+        df_move_to_uci(uci, pos, bp->move);
         STEM_FAIL(DF_NNUE_ERR_ILLEGAL, "move %s (0x%04x) is not legal in %s", uci, be16(p + 24),
                   fen);
     }
 #undef STEM_FAIL
     bp->plies_left = be16(p + DF__STEM_BYTES);
-    if (bp->plies_left) make_after(bp, e->move);
+    if (bp->plies_left) make_after(bp, bp->move);
     bp->pos = start + DF__CHAIN_HEAD;
     bp->text = bp->pos;
     bp->bit = 0;
-    bp->last = (int16_t)-e->score;
+    bp->last = (int16_t)-bp->score;
     return DF_NNUE_ENTRY;
 }
 
@@ -284,10 +285,9 @@ static inline bool get_bits(bits_in *b, unsigned n, unsigned *out)
     return true;
 }
 
-/* The next movetext item: the entry after bp->entry. */
+/* The next movetext item: the entry after the last one. */
 static df_nnue_next read_item(df__binpack_state *bp, df_nnue_error *err)
 {
-    df_nnue_entry *e = &bp->entry;
     bits_in in = bits_at(bp->chunk + bp->text, bp->len - bp->text, bp->bit);
     const size_t first = bp->text + (size_t)(bp->bit >> 3);
 #define ITEM_FAIL(kind, ...)                                                                       \
@@ -301,8 +301,8 @@ static df_nnue_next read_item(df__binpack_state *bp, df_nnue_error *err)
                       (unsigned long long)at(bp, first), why_);                                    \
         return abandon(bp);                                                                        \
     } while (0)
-    df_board *const b = &e->pos;
-    *b = bp->after;
+    bp->cur ^= 1;
+    const df_board *const b = &bp->board[bp->cur];
     const df_color us = df_board_stm(b);
     const df_bb ours = b->color[us];
     const unsigned npieces = (unsigned)df_popcount(ours);
@@ -368,11 +368,12 @@ static df_nnue_next read_item(df__binpack_state *bp, df_nnue_error *err)
         if (!(group >> DF__SCORE_BLOCK)) break;
     }
 #undef ITEM_FAIL
-    e->move = m;
-    e->score = (int16_t)(uint16_t)((uint16_t)bp->last + (uint16_t)df__bp_unzigzag((uint16_t)delta));
-    bp->last = (int16_t)-e->score;
-    e->ply = (uint16_t)(e->ply + 1);
-    e->result = (int8_t)-e->result;
+    bp->move = m;
+    bp->score =
+        (int16_t)(uint16_t)((uint16_t)bp->last + (uint16_t)df__bp_unzigzag((uint16_t)delta));
+    bp->last = (int16_t)-bp->score;
+    bp->ply = (uint16_t)(bp->ply + 1);
+    bp->result = (int8_t)-bp->result;
     bp->bit += in.used;
     if (--bp->plies_left == 0) bp->pos = bp->text + (size_t)((bp->bit + 7) >> 3);
     return DF_NNUE_ENTRY;
@@ -406,7 +407,13 @@ df_nnue_next df__binpack_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_err
             }
             continue;
         }
-        if (got == DF_NNUE_ENTRY) *out = bp->entry;
+        if (got == DF_NNUE_ENTRY) {
+            out->pos = bp->board[bp->cur];
+            out->move = bp->move;
+            out->score = bp->score;
+            out->ply = bp->ply;
+            out->result = bp->result;
+        }
         return got;
     }
 }

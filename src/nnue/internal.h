@@ -63,10 +63,15 @@ typedef struct df__binpack_state {
     size_t pos;          /* where the next chain starts in chunk */
     bool active;         /* a chunk is being decoded */
     bool short_reported; /* its short-read error has been said */
-    /* the chain: the entry last returned, the position after its move, and where its
-     * successor's bits are */
-    df_nnue_entry entry;
-    df_board after;
+    /* the chain: the entry last returned (its position board[cur], the one after its move
+     * board[cur ^ 1]: each made where the next item reads it), and where its successor's bits
+     * are */
+    df_board board[2];
+    unsigned cur;
+    df_move move;
+    int16_t score;
+    uint16_t ply;
+    int8_t result;
     uint32_t plies_left; /* movetext items still to decode */
     size_t text;         /* the movetext's first byte in chunk */
     uint64_t bit;        /* next bit, from text */
