@@ -162,7 +162,7 @@ test-fuzz:
 # Fuzz longer: make fuzz FUZZ_SECONDS=3600 (each target in turn; new inputs kept in
 # build/asan-clang/tests/corpus-*).
 FUZZ_SECONDS ?= 300
-FUZZERS := fen differential movegen pgn python_inputs
+FUZZERS := fen differential movegen pgn python_inputs binpack
 fuzz: test-fuzz
 	cd $(FUZZ_TREE) && for t in $(FUZZERS); do mkdir -p corpus-$$t && \
 	  ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 corpus-$$t ../../../tests/fuzz/seeds-$$t; done

@@ -13,6 +13,7 @@ int cmd_analyze(int argc, char **argv, const char *backend);
 int cmd_moves(int argc, char **argv, const char *backend);
 int cmd_perft(int argc, char **argv, const char *backend);
 int cmd_pgn(int argc, char **argv, const char *backend);
+int cmd_nnue(int argc, char **argv, const char *backend);
 /* perft --epd FILE: a perft suite (epd.c), counting the listed depths up to max_depth. */
 #define PERFT_ALL_DEPTHS ULONG_MAX
 int perft_suite(const char *path, unsigned long max_depth, df_fen_flags flags, bool json);

@@ -29,6 +29,11 @@ static const command commands[] = {
      "read PGN games (.zst and .gz too), check and play every move; JSON Lines of games or\n"
      "      positions (--min-ply, --max-ply, --min-clock, --require-eval), or counts per field",
      cmd_pgn},
+    {"nnue",
+     "nnue [--features SET] [--threads N] [--json] [--no-eval-ok] FILE...\n"
+     "  nnue --fens [--features SET] --json\n"
+     "  nnue --write OUT.binpack FILE...",
+     "NNUE training data (.binpack .plain .bin PGN) and its feature indices", cmd_nnue},
     {"bench", "bench [--json] [--svg FILE] [--quick] [--op LIST] [--cpu N] [--positions N]",
      "time the backends against classic per-piece methods", bench_main},
 };

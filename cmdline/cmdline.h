@@ -69,6 +69,8 @@ void json_bb(FILE *out, df_bb bb);
 void json_string(FILE *out, const char *s, size_t len);
 /* The inside of a JSON string (no quotes), for text streamed in pieces. */
 void json_string_part(FILE *out, const char *s, size_t len);
+/* json_string appended to a text. */
+void json_text_string(cmd_text *t, const char *s, size_t len);
 struct cmd_lines;
 /* The error object of a bad input, {"error": message, "input": the input}, one line; when
  * rest is not NULL the rest of a too-long input line is streamed from it. */

@@ -7,17 +7,32 @@
 
 void json_bb(FILE *out, df_bb bb) { fprintf(out, "\"0x%016" PRIx64 "\"", bb); }
 
+/* Byte c as the inside of a JSON string writes it: itself, a backslash escape, or \u00XX for
+ * a byte outside printable ASCII. Returns its length. */
+static size_t json_escape(char out[7], unsigned char c)
+{
+    if (c == '"' || c == '\\') {
+        out[0] = '\\';
+        out[1] = (char)c;
+        return 2;
+    }
+    if (c < 0x20 || c >= 0x7f) return (size_t)snprintf(out, 7, "\\u%04x", c);
+    out[0] = (char)c;
+    return 1;
+}
+
 void json_string_part(FILE *out, const char *s, size_t len)
 {
-    for (size_t i = 0; i < len; i++) {
-        const unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c >= 0x7f)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
+    char esc[7];
+    for (size_t i = 0; i < len; i++) fwrite(esc, 1, json_escape(esc, (unsigned char)s[i]), out);
+}
+
+void json_text_string(cmd_text *t, const char *s, size_t len)
+{
+    char esc[7];
+    cmd_text_put(t, "\"", 1);
+    for (size_t i = 0; i < len; i++) cmd_text_put(t, esc, json_escape(esc, (unsigned char)s[i]));
+    cmd_text_put(t, "\"", 1);
 }
 
 void json_string(FILE *out, const char *s, size_t len)

@@ -15,8 +15,10 @@
  * | dirfill/moves.h, dirfill/hash.h, dirfill/see.h | move generation, make-move, notation, Polyglot keys, SEE |
  * | dirfill/game.h | the rules of a whole game: outcome, draws by rule and by claim, repetition history |
  * | dirfill/pgn.h | PGN reader: games from text, files, .zst and .gz, on threads |
+ * | dirfill/binpack.h | NNUE training data: .binpack, .plain and .bin read and written |
  * | dirfill/svg.h | SVG pictures of positions with attack information |
  * | dirfill/planes.h | feature planes for batches of positions, threaded |
+ * | dirfill/nnue.h | NNUE sparse inputs: HalfKAv2_hm, Full_Threats, PP_3Wide, as nnue-pytorch indexes them |
  * | dirfill/backend.h, dirfill/status.h, dirfill/version.h | backend selection, status codes, version |
  */
 #ifndef DIRFILL_H
@@ -24,6 +26,7 @@
 
 #include "dirfill/attack_map.h"
 #include "dirfill/backend.h"
+#include "dirfill/binpack.h"
 #include "dirfill/bitboard.h"
 #include "dirfill/board.h"
 #include "dirfill/game.h"
@@ -33,6 +36,7 @@
 #include "dirfill/leapers.h"
 #include "dirfill/lines.h"
 #include "dirfill/moves.h"
+#include "dirfill/nnue.h"
 #include "dirfill/pawns.h"
 #include "dirfill/pgn.h"
 #include "dirfill/planes.h"

@@ -38,6 +38,13 @@ extern const df_bb df__castle_safe[DF_CASTLE_RIGHTS][8];
     X(uint64_t, perft, (const df_board *b, int depth), (b, depth))                                 \
     X(int, see, (const df_board *b, df_move m), (b, m))                                            \
     X(void, attack_planes, (uint8_t * out, const df_board *boards, size_t n), (out, boards, n))    \
+    X(size_t, nnue_features,                                                                       \
+      (int32_t * out, size_t room, const df_board *b, df_color persp, const df_nnue_set *set),     \
+      (out, room, b, persp, set))                                                                  \
+    X(size_t, nnue_batch,                                                                          \
+      (int32_t * white, int32_t * black, size_t width, const df_board *boards, size_t n,           \
+       const df_nnue_set *set),                                                                    \
+      (white, black, width, boards, n, set))                                                       \
     X(size_t, pgn_skim, (const char *p, const char *end, bool line_start, uint64_t *line),         \
       (p, end, line_start, line))
 

@@ -12,6 +12,7 @@
 #include "chess/perft_tpl.h"
 #include "chess/see_tpl.h"
 #include "output/planes_tpl.h"
+#include "nnue/features_tpl.h"
 #ifdef DF__PGN_SKIM
 #define k_pgn_skim DF__PGN_SKIM
 #else

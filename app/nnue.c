@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT */
+/* dirfill nnue: NNUE training data (.binpack, .plain, .bin, PGN, FEN lines) read into entries
+ * and their feature indices as JSON Lines, a summary line, or a .binpack/.plain/.bin file. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnue.h"
+
+static const char help[] =
+    "usage: dirfill nnue [--features SET] [--threads N] [--json] [--no-eval-ok] FILE...\n"
+    "       dirfill nnue --fens [--features SET] [--threads N] --json\n"
+    "       dirfill nnue --write OUT [--threads N] [--no-eval-ok] FILE...\n"
+    "\n"
+    "Reads NNUE training data: each FILE by its extension, .binpack (Stockfish's chunks of move\n"
+    "chains), .plain, .bin (40-byte records), each also as .zst or .gz, or PGN (.pgn, .pgn.zst,\n"
+    ".pgn.gz: every position before a move of a game with a result, its score the move's\n"
+    "[%eval] in centipawns from the side to move's view, a mate 32000 - plies).\n"
+    "  --features SET  the input set: Full_Threats+PP_3Wide+HalfKAv2_hm (the default),\n"
+    "                  HalfKAv2_hm, Full_Threats, PP_3Wide, or parts of it joined by '+';\n"
+    "                  none: no indices (the entries alone, to time reading)\n"
+    "  --json          one JSON object per entry: fen, move, score, ply, result, white, black\n"
+    "                  (each perspective's active indices, ascending)\n"
+    "  --threads N     compute (and read PGN) on N threads (0, the default: one per CPU);\n"
+    "                  the output is the same for any N\n"
+    "  --no-eval-ok    PGN: keep positions whose move has no [%eval] (score 32002, none)\n"
+    "  --fens          read fen<TAB>score<TAB>ply<TAB>result lines on standard input (move \"-\")\n"
+    "  --write OUT     convert to OUT: .binpack, .plain or .bin by its extension\n"
+    "Without --json: one line, entries, errors, entries/s. An error (a bad chunk, record, game\n"
+    "or line) names its file and byte offset, and reading goes on after it. Exit status 1 when\n"
+    "an input had an error or could not be read, 2 for a malformed option, else 0.\n";
+
+bool nnue_take(nnue_run *run, const char *file, const df_nnue_entry *e, bool has_move)
+{
+    if (!run->writer) {
+        run->entries++;
+        return nnue_out_entry(run->out, e, has_move);
+    }
+    df_nnue_error err;
+    const df_status s = df_nnue_write(run->writer, e, &err);
+    if (s == DF_OK) {
+        run->entries++;
+        return true;
+    }
+    char message[sizeof err.message + 64];
+    snprintf(message, sizeof message, "not written to %s: %s", run->write_path, err.message);
+    nnue_error(run, file, message, 0, NULL, 0);
+    return s != DF_ERR_IO;
+}
+
+void nnue_error(nnue_run *run, const char *file, const char *message, uint64_t offset,
+                const char *key, uint64_t where)
+{
+    run->errors++;
+    if (!run->json) {
+        fprintf(stderr, "dirfill nnue: %s: %s\n", file, message);
+        return;
+    }
+    cmd_text line = {0};
+    cmd_text_puts(&line, "{\"error\": ");
+    json_text_string(&line, message, strlen(message));
+    cmd_text_puts(&line, ", \"file\": ");
+    json_text_string(&line, file, strlen(file));
+    cmd_text_putf(&line, ", \"offset\": %llu", (unsigned long long)offset);
+    if (key) cmd_text_putf(&line, ", \"%s\": %llu", key, (unsigned long long)where);
+    cmd_text_puts(&line, "}\n");
+    nnue_out_line(run->out, &line);
+    cmd_text_free(&line);
+}
+
+/* ---- inputs ---- */
+
+/* The kind of input a file name says: a format, or PGN (DF_NNUE_FORMATS); false: neither. */
+static bool kind_of(const char *path, df_nnue_format *kind)
+{
+    if (df_nnue_format_of(kind, path)) return true;
+    static const char *const pgn[] = {".pgn", ".pgn.zst", ".pgn.gz"};
+    const size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof pgn / sizeof *pgn; i++)
+        if (n >= strlen(pgn[i]) && !strcmp(path + n - strlen(pgn[i]), pgn[i])) {
+            *kind = DF_NNUE_FORMATS;
+            return true;
+        }
+    return false;
+}
+
+static int read_file(nnue_run *run, const char *path, df_nnue_format kind)
+{
+    if (kind == DF_NNUE_FORMATS) return nnue_read_pgn(run, path);
+    static const char *const where_key[DF_NNUE_FORMATS] = {"chunk", "line", "record"};
+    df_nnue_reader *r;
+    const df_status opened = df_nnue_reader_open(&r, path, kind);
+    if (opened != DF_OK) run->errors++;
+    if (opened == DF_ERR_UNSUPPORTED)
+        return cmd_input_error("nnue", "%s: this build cannot decompress it (built without %s)",
+                               path, strstr(path, ".gz") ? "zlib" : "libzstd");
+    if (opened != DF_OK)
+        return cmd_input_error("nnue", "cannot open %s: %s", path, strerror(errno));
+    df_nnue_entry e;
+    df_nnue_error err;
+    df_nnue_next got;
+    while ((got = df_nnue_read_next(r, &e, &err)) != DF_NNUE_END) {
+        if (got == DF_NNUE_ERROR)
+            nnue_error(run, path, err.message, err.offset, where_key[kind], err.where);
+        else if (!nnue_take(run, path, &e, true))
+            break;
+    }
+    df_nnue_reader_free(r);
+    return 0;
+}
+
+/* ---- --fens: fen<TAB>score<TAB>ply<TAB>result lines ---- */
+
+/* One line into *e; NULL, or why it is not an entry. */
+static const char *fen_line(df_nnue_entry *e, const char *s, size_t len, char *why, size_t size)
+{
+    const char *field[4];
+    size_t flen[4];
+    int n = 0;
+    for (const char *p = s, *end = s + len; n < 4; n++) {
+        const char *tab = memchr(p, '\t', (size_t)(end - p));
+        field[n] = p;
+        flen[n] = (size_t)((tab ? tab : end) - p);
+        if (!tab) {
+            n++;
+            break;
+        }
+        p = tab + 1;
+        if (n == 3) return "more than 4 tab-separated fields";
+    }
+    if (n != 4) return "not fen<TAB>score<TAB>ply<TAB>result";
+    df_fen_error fe;
+    if (df_fen_parse(&e->pos, field[0], flen[0], DF_FEN_STANDARD, &fe) != DF_OK) {
+        snprintf(why, size, "bad FEN: %s", fe.message);
+        return why;
+    }
+    static const char *const names[3] = {"score", "ply", "result"};
+    static const long limits[3][2] = {{INT16_MIN, INT16_MAX}, {0, UINT16_MAX}, {-1, 1}};
+    long v[3];
+    for (int k = 0; k < 3; k++) {
+        char text[24];
+        char *end;
+        const size_t l = flen[k + 1] < sizeof text - 1 ? flen[k + 1] : sizeof text - 1;
+        memcpy(text, field[k + 1], l);
+        text[l] = 0;
+        v[k] = strtol(text, &end, 10);
+        if (!l || *end || l != flen[k + 1] || v[k] < limits[k][0] || v[k] > limits[k][1]) {
+            snprintf(why, size, "%s is not a number from %ld to %ld", names[k], limits[k][0],
+                     limits[k][1]);
+            return why;
+        }
+    }
+    e->move = DF_MOVE_NONE;
+    e->score = (int16_t)v[0];
+    e->ply = (uint16_t)v[1];
+    e->result = (int8_t)v[2];
+    return NULL;
+}
+
+static int read_fens(nnue_run *run)
+{
+    cmd_lines lines;
+    cmd_lines_init(&lines, stdin);
+    int got;
+    while ((got = cmd_lines_next(&lines)) > 0) {
+        size_t len = lines.len;
+        while (len && lines.buf[len - 1] == '\r') len--;
+        if (!len && !lines.too_long) continue;
+        char why[160];
+        df_nnue_entry e;
+        const char *bad = lines.too_long ? "a line longer than 4096 bytes: not an entry"
+                                         : fen_line(&e, lines.buf, len, why, sizeof why);
+        if (!bad) {
+            if (!nnue_take(run, "-", &e, false)) break;
+            continue;
+        }
+        run->errors++;
+        if (!run->json) {
+            fprintf(stderr, "dirfill nnue: line %ld: %s\n", lines.number, bad);
+            continue;
+        }
+        cmd_text line = {0};
+        cmd_text_puts(&line, "{\"error\": ");
+        json_text_string(&line, bad, strlen(bad));
+        cmd_text_puts(&line, ", \"input\": ");
+        json_text_string(&line, lines.buf, lines.len);
+        cmd_text_puts(&line, "}\n");
+        nnue_out_line(run->out, &line);
+        cmd_text_free(&line);
+    }
+    if (got < 0) return cmd_input_error("nnue", "cannot read standard input: %s", strerror(errno));
+    return 0;
+}
+
+/* ---- the command ---- */
+
+int cmd_nnue(int argc, char **argv, const char *backend)
+{
+    (void)backend;
+    nnue_run run;
+    memset(&run, 0, sizeof run);
+    run.set = df_nnue_set_default();
+    bool fens = false;
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    df_nnue_format *kinds = calloc((size_t)argc + 1, sizeof *kinds);
+    int nfiles = 0, status = 0;
+    if (!files || !kinds) {
+        free(files);
+        free(kinds);
+        return cmd_input_error("nnue", "out of memory");
+    }
+#define USAGE(...)                                                                                 \
+    do {                                                                                           \
+        status = cmd_usage_error("nnue", __VA_ARGS__);                                             \
+        goto done;                                                                                 \
+    } while (0)
+    for (int i = 0; i < argc; i++) {
+        const char *value;
+        int got = cmd_value("nnue", argc, argv, &i, "--features", &value);
+        if (got > 0) {
+            if (cmd_is(value, "none")) {
+                run.set.count = 0; /* reading alone, for timing */
+                continue;
+            }
+            if (df_nnue_set_parse(&run.set, value, strlen(value)) != DF_OK)
+                USAGE("--features: '%s' is not HalfKAv2_hm, Full_Threats, PP_3Wide or a "
+                      "'+'-joined list of them, each once",
+                      value);
+            continue;
+        }
+        if (got == 0) got = cmd_value("nnue", argc, argv, &i, "--threads", &value);
+        if (got > 0) {
+            unsigned long n;
+            if (!cmd_parse_count(value, 0, 256, &n))
+                USAGE("--threads takes 0 (one per CPU) to 256, not '%s'", value);
+            run.threads = (unsigned)n;
+            continue;
+        }
+        if (got == 0) got = cmd_value("nnue", argc, argv, &i, "--write", &value);
+        if (got > 0) {
+            run.write_path = value;
+            continue;
+        }
+        if (got < 0) {
+            status = -got;
+            goto done;
+        }
+        if (cmd_is(argv[i], "--json"))
+            run.json = true;
+        else if (cmd_is(argv[i], "--no-eval-ok"))
+            run.no_eval_ok = true;
+        else if (cmd_is(argv[i], "--fens"))
+            fens = true;
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            status = cmd_help_or_unknown("nnue", argv[i], help);
+            goto done;
+        } else {
+            if (!kind_of(argv[i], &kinds[nfiles]))
+                USAGE("%s: not .binpack, .plain, .bin (also .zst, .gz) or .pgn (.pgn.zst, "
+                      ".pgn.gz)",
+                      argv[i]);
+            files[nfiles++] = argv[i];
+        }
+    }
+    df_nnue_format out_format = DF_NNUE_BINPACK;
+    const size_t out_len = run.write_path ? strlen(run.write_path) : 0;
+    if (run.write_path && (!df_nnue_format_of(&out_format, run.write_path) ||
+                           (out_len > 4 && !strcmp(run.write_path + out_len - 4, ".zst")) ||
+                           (out_len > 3 && !strcmp(run.write_path + out_len - 3, ".gz"))))
+        USAGE("--write %s: not .binpack, .plain or .bin", run.write_path);
+    if (run.write_path && (run.json || fens))
+        USAGE("--write writes a file: not with --json or --fens");
+    if (fens && nfiles) USAGE("--fens reads standard input: no FILE");
+    if (!fens && !nfiles) USAGE("no FILE (see dirfill nnue --help)");
+    if (run.write_path) {
+        if (df_nnue_writer_open(&run.writer, run.write_path, out_format) != DF_OK) {
+            status =
+                cmd_input_error("nnue", "cannot create %s: %s", run.write_path, strerror(errno));
+            goto done;
+        }
+    } else if (!(run.out = nnue_out_new(&run.set, run.json, run.threads))) {
+        status = cmd_input_error("nnue", "out of memory");
+        goto done;
+    }
+    const double start = cmd_seconds();
+    if (fens) status |= read_fens(&run);
+    for (int i = 0; i < nfiles && !ferror(stdout); i++)
+        status |= read_file(&run, files[i], kinds[i]);
+    if (run.writer && df_nnue_writer_close(run.writer) != DF_OK)
+        status = cmd_input_error("nnue", "cannot write %s: %s", run.write_path, strerror(errno));
+    if (run.out && !nnue_out_finish(run.out)) status = EXIT_BAD_INPUT; /* main says why */
+    const double seconds = cmd_seconds() - start;
+    if (run.errors) status = EXIT_BAD_INPUT;
+    if (!run.json)
+        printf("%llu entries, %llu errors, %.0f entries/s\n", (unsigned long long)run.entries,
+               (unsigned long long)run.errors, seconds > 0 ? (double)run.entries / seconds : 0.0);
+#undef USAGE
+done:
+    free(files);
+    free(kinds);
+    return status;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* dirfill nnue: what its command line (nnue.c) and its PGN input (nnue_pgn.c) share. */
+#ifndef DIRFILL_APP_NNUE_H
+#define DIRFILL_APP_NNUE_H
+
+#include "nnue_out.h"
+
+/* One run of the command: its options and where its entries go. */
+typedef struct nnue_run {
+    df_nnue_set set;
+    bool json, no_eval_ok;
+    unsigned threads;
+    const char *write_path; /* --write OUT, or NULL */
+    nnue_out *out;          /* the JSON or summary output, without --write */
+    df_nnue_writer *writer; /* with --write */
+    uint64_t entries, errors;
+} nnue_run;
+
+/* An entry of file, in input order: to the output, or to the writer (whose refusal is an
+ * error of file). False once the output failed. */
+bool nnue_take(nnue_run *run, const char *file, const df_nnue_entry *e, bool has_move);
+/* An error of file: a JSON object {"error", "file", "offset", key: where} in order with
+ * --json (key NULL: none), else a line on standard error. */
+void nnue_error(nnue_run *run, const char *file, const char *message, uint64_t offset,
+                const char *key, uint64_t where);
+
+/* The entries of a PGN file (nnue_pgn.c): each position before a move of a game with a
+ * result, scored by that move's [%eval] (without one skipped unless no_eval_ok). Returns 0,
+ * or EXIT_BAD_INPUT when the file cannot be read. */
+int nnue_read_pgn(nnue_run *run, const char *path);
+
+#endif

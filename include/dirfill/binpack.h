@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file binpack.h
+ * @brief NNUE training data: Stockfish's chunked, move-chained `.binpack`, the `.plain` text
+ *        form and the 40-byte `.bin` records, read and written as entries of a board, a move,
+ *        a score, a ply and a result, bit-exact with nnue-pytorch's loader.
+ *
+ * An entry's board and move are the library's (df_board, df_move), so every other call works
+ * on them. Readers stream: a `.binpack` is read a chunk at a time (memory bounded by the
+ * largest chunk, DF_BINPACK_CHUNK_MAX), its chains decoded move by move on the library's
+ * copy-make, every move checked for legality. Bad input is answered, not obeyed: each problem
+ * is one error that names its byte offset and its chunk (`.plain`: its line; `.bin`: its
+ * record), the entries before it are kept, and reading goes on at the next chunk (record).
+ *
+ * Where nnue-pytorch's rules differ from the library's, the formats follow theirs:
+ * - the en-passant square a format stores and a `.binpack` movetext's pawn destinations use is
+ *   df_nnue_ep_square's (a capture that does not expose the king to a slider), where df_board
+ *   keeps the Polyglot rule's;
+ * - castling is the king taking its own rook in both (df_move and their Move), the kinds and
+ *   bit fields differ and are converted;
+ * - a continuation's half-move clock is the stem's plus the moves played, modulo 256, as their
+ *   8-bit counter keeps it; an entry's full-move number is ply / 2 + 1 (theirs prints
+ *   (ply + 1) / 2: compare FENs on their first four fields).
+ *
+ * What a format cannot hold is an error naming the entry, never a silent change: a Chess960
+ * castling right other than king on e1/e8 with a corner rook (a Chess960 board with such
+ * rights, or none, is written as standard chess: it is the same position), a `.binpack` stem
+ * of more than 32 pieces or whose ply needs more than 14 bits or half-move clock more than 8, a
+ * `.bin` position of more pieces than its 256 bits hold or a half-move clock over 127, a move
+ * that is not legal, a result other than -1, 0, 1.
+ *
+ * Thread-safety: readers and writers belong to one thread at a time; they are independent.
+ */
+#ifndef DIRFILL_BINPACK_H
+#define DIRFILL_BINPACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "moves.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The score of an entry that has none (Stockfish's VALUE_NONE). */
+#define DF_NNUE_SCORE_NONE 32002
+/** The largest `.binpack` chunk a reader accepts (nnue-pytorch's cap, 100 MiB): a larger size
+ *  field is an error, and no chunk costs more memory than this. */
+#define DF_BINPACK_CHUNK_MAX (100u << 20)
+/** The size a `.binpack` writer fills a chunk to before it starts the next (1 MiB, as
+ *  nnue-pytorch's writer): every chunk but the last is at least this and less than this plus
+ *  one chain. */
+#define DF_BINPACK_CHUNK_TARGET (1u << 20)
+
+/** One training position: what nnue-pytorch's TrainingDataEntry carries. */
+typedef struct df_nnue_entry {
+    df_board pos;  /**< the position (en passant as df_board keeps it; see df_nnue_ep_square) */
+    df_move move;  /**< the move played from it */
+    int16_t score; /**< the side to move's view; DF_NNUE_SCORE_NONE for none */
+    uint16_t ply;  /**< the game's ply (0: the start position, White to move) */
+    int8_t result; /**< the side to move's view: 1 won, 0 drawn, -1 lost */
+} df_nnue_entry;
+
+/** The formats. */
+typedef enum df_nnue_format {
+    DF_NNUE_BINPACK = 0, /**< `.binpack`: chunks of move chains */
+    DF_NNUE_PLAIN = 1,   /**< `.plain`: `fen`, `move`, `score`, `ply`, `result` lines, then `e` */
+    DF_NNUE_BIN = 2,     /**< `.bin`: 40-byte PackedSfenValue records */
+    DF_NNUE_FORMATS = 3  /**< how many */
+} df_nnue_format;
+
+/** The format a file name's extension names (.binpack, .plain, .bin, each also with .zst or
+ *  .gz after it for a reader): true and *out set, or false. */
+DF_API bool df_nnue_format_of(df_nnue_format *out, const char *path);
+
+/** What went wrong. */
+typedef enum df_nnue_error_kind {
+    DF_NNUE_ERR_NONE = 0,       /**< no error */
+    DF_NNUE_ERR_MAGIC = 1,      /**< a `.binpack` chunk does not start with "BINP" */
+    DF_NNUE_ERR_CHUNK_SIZE = 2, /**< a chunk's size field is over DF_BINPACK_CHUNK_MAX */
+    DF_NNUE_ERR_TRUNCATED = 3,  /**< the input ends inside a chunk header, a chunk (its size runs
+                                     past the end of the file) or a record */
+    DF_NNUE_ERR_MOVETEXT = 4,   /**< a chain's movetext runs past its chunk, or holds a piece or
+                                     destination index out of range or a score code longer than
+                                     16 bits */
+    DF_NNUE_ERR_ILLEGAL = 5,    /**< a move that is not legal in its position */
+    DF_NNUE_ERR_POSITION = 6,   /**< a position that cannot be: no king or two, more than 32
+                                     pieces, a pawn on the first or last rank, a castling right
+                                     without its king and rook, the side not to move in check */
+    DF_NNUE_ERR_FIELD = 7,      /**< a field out of range or malformed: a `.plain` line, a
+                                     result other than -1, 0, 1, a `.bin` piece code */
+    DF_NNUE_ERR_IO = 8,         /**< the input could not be read or the output written */
+    DF_NNUE_ERR_UNENCODABLE = 9 /**< a writer's entry that its format cannot hold */
+} df_nnue_error_kind;
+
+/** One error of a reader or writer. */
+typedef struct df_nnue_error {
+    df_nnue_error_kind kind; /**< what kind */
+    uint64_t offset;         /**< byte offset in the input of what is wrong (writer: 0) */
+    uint64_t where;          /**< `.binpack`: the chunk (0-based); `.plain`: the line (1-based);
+                                  `.bin`: the record (0-based); writer: the entry (0-based) */
+    char message[224];       /**< the whole story, NUL-terminated: "chunk 2 at byte 2097290: ..." */
+} df_nnue_error;
+
+/* ---- reading ------------------------------------------------------------------------------ */
+
+/** A reader of one input in one format (opaque). */
+typedef struct df_nnue_reader df_nnue_reader;
+
+/** Opens path ("-": standard input; a name ending in .zst or .gz is decompressed as it is read,
+ *  as df_pgn_source_open does) as format. Returns DF_OK; DF_ERR_IO when it cannot be opened
+ *  (errno kept); DF_ERR_UNSUPPORTED for a compression this build lacks; DF_ERR_ARGUMENT. */
+DF_API df_status df_nnue_reader_open(df_nnue_reader **out, const char *path, df_nnue_format format);
+/** A reader of bytes from a function: read(ctx, buf, size) fills buf with up to size bytes and
+ *  returns how many, 0 at the end, or -1 for an error. NULL when out of memory. */
+DF_API df_nnue_reader *df_nnue_reader_from_function(df_nnue_format format,
+                                                    long (*read)(void *ctx, char *buf, size_t size),
+                                                    void *ctx);
+/** Frees a reader and closes its input (NULL: nothing). */
+DF_API void df_nnue_reader_free(df_nnue_reader *r);
+
+/** What df_nnue_read_next found. */
+typedef enum df_nnue_next {
+    DF_NNUE_END = 0,   /**< the input is over */
+    DF_NNUE_ENTRY = 1, /**< *out holds the next entry */
+    DF_NNUE_ERROR = 2  /**< *err says what was wrong; the next call goes on after it */
+} df_nnue_next;
+
+/** The next entry of the input into *out, in input order; or an error (err may be NULL) after
+ *  which reading goes on: at the next chunk of a `.binpack` (the entries of the chunk before
+ *  the error were returned), at the next record of `.plain` and `.bin`. A read error of the
+ *  input is a DF_NNUE_ERR_IO error, and then the end. */
+DF_API df_nnue_next df_nnue_read_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err);
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+/** A writer of one output in one format (opaque). */
+typedef struct df_nnue_writer df_nnue_writer;
+
+/** Creates path ("-": standard output), replacing a file that is there. Returns DF_OK,
+ *  DF_ERR_IO (errno kept) or DF_ERR_ARGUMENT. */
+DF_API df_status df_nnue_writer_open(df_nnue_writer **out, const char *path, df_nnue_format format);
+/** A writer that hands its bytes to write(ctx, buf, size), which returns size or -1 for an
+ *  error. NULL when out of memory. */
+DF_API df_nnue_writer *
+df_nnue_writer_to_function(df_nnue_format format,
+                           long (*write)(void *ctx, const char *buf, size_t size), void *ctx);
+/** Adds e, entries in order. A `.binpack` chain goes on when e's position is the previous
+ *  entry's after its move (pieces, side to move, castling, df_nnue_ep_square), its ply one more
+ *  and its result negated, as nnue-pytorch's writer decides (and when the chain has fewer than
+ *  65535 moves); a continuation's half-move clock and move number are not stored. Returns DF_OK;
+ *  DF_ERR_BOARD when e cannot be written (*err, may be NULL, says why: DF_NNUE_ERR_UNENCODABLE,
+ *  _POSITION, _ILLEGAL or _FIELD), which leaves the output as it was; DF_ERR_IO when the output
+ *  failed (the writer then drops what it is given); DF_ERR_ARGUMENT for NULL. */
+DF_API df_status df_nnue_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_error *err);
+/** Writes what is buffered (a `.binpack`'s last chunk), closes the output and frees w (NULL:
+ *  DF_OK). Returns DF_OK or DF_ERR_IO when the output failed now or before. */
+DF_API df_status df_nnue_writer_close(df_nnue_writer *w);
+
+/* ---- the formats' rules ------------------------------------------------------------------- */
+
+/** The en-passant square nnue-pytorch keeps for b, or DF_SQUARE_NONE: df_board.ep when a pawn
+ *  of the side to move attacks it, it and the square beyond it are empty, an enemy pawn stands
+ *  behind it, and one of those pawns can capture without exposing its king to an enemy slider
+ *  (checks by other pieces are not looked at). Any board with one king per side. */
+DF_API df_square df_nnue_ep_square(const df_board *b);
+/** Writes b's FEN as the formats see it, the en-passant field df_nnue_ep_square's, into buf
+ *  (DF_FEN_MAX bytes suffice). Returns the length, or the length it would need. */
+DF_API size_t df_nnue_fen(char *buf, size_t size, const df_board *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

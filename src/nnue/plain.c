@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/* The .plain text form: records of `key value` lines (fen, move, score, ply, result; others
+ * ignored, any order) ended by a line `e`, as Sopel97's converter writes and reads them. A bad
+ * record is one error naming its line; reading goes on after its `e`. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnue/internal.h"
+
+/* The next line into r->line (NUL-terminated, CR and surrounding space trimmed): its length,
+ * -1 at the end of the input, -2 when it is longer than the buffer (read to its end). *start
+ * gets its input offset. */
+static long next_line(df_nnue_reader *r, uint64_t *start)
+{
+    df__nnue_input *in = &r->in;
+    size_t n = 0;
+    bool long_line = false, any = false;
+    *start = in->offset;
+    for (;;) {
+        const size_t got = df__nnue_peek(in, 1);
+        if (!got) {
+            if (!any) return -1;
+            break;
+        }
+        any = true;
+        const unsigned char *p = in->buf + in->pos;
+        const size_t avail = in->len - in->pos;
+        const unsigned char *nl = memchr(p, '\n', avail);
+        const size_t take = nl ? (size_t)(nl - p) : avail;
+        if (n + take < DF__PLAIN_LINE_MAX) {
+            memcpy(r->line + n, p, take);
+            n += take;
+        } else {
+            long_line = true;
+        }
+        df__nnue_consume(in, take + (nl != NULL));
+        if (nl) break;
+    }
+    r->records++;
+    if (long_line) return -2;
+    while (n && (r->line[n - 1] == '\r' || r->line[n - 1] == ' ' || r->line[n - 1] == '\t')) n--;
+    size_t lead = 0;
+    while (lead < n && (r->line[lead] == ' ' || r->line[lead] == '\t')) lead++;
+    memmove(r->line, r->line + lead, n - lead);
+    r->line[n - lead] = 0;
+    return (long)(n - lead);
+}
+
+/* A whole decimal number (optional sign) from min to max. */
+static bool parse_int(const char *s, long min, long max, long *out)
+{
+    char *end;
+    if (!*s) return false;
+    const long v = strtol(s, &end, 10);
+    if (*end || v < min || v > max) return false;
+    *out = v;
+    return true;
+}
+
+enum { KEY_FEN, KEY_MOVE, KEY_SCORE, KEY_PLY, KEY_RESULT, KEYS };
+static const char *const key_names[KEYS] = {"fen", "move", "score", "ply", "result"};
+
+df_nnue_next df__plain_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err)
+{
+    unsigned seen = 0;
+    char move[16] = "";
+    long value[KEYS] = {0};
+    uint64_t first_line = 0, first_offset = 0;
+    for (;;) {
+        uint64_t start;
+        const long n = next_line(r, &start);
+        const uint64_t line = r->records;
+        if (n == -1) {
+            if (!seen || r->plain_skip) return DF_NNUE_END;
+            df__nnue_fail(err, DF_NNUE_ERR_TRUNCATED, first_offset, first_line,
+                          "line %llu at byte %llu: the input ends inside the record begun here "
+                          "(no line e)",
+                          (unsigned long long)first_line, (unsigned long long)first_offset);
+            return DF_NNUE_ERROR;
+        }
+        if (n == 0) continue;
+        if (!seen && !r->plain_skip) {
+            first_line = line;
+            first_offset = start;
+        }
+        if (n > 0 && !strcmp(r->line, "e")) {
+            if (r->plain_skip) {
+                r->plain_skip = false;
+                continue;
+            }
+            for (int k = 0; k < KEYS; k++)
+                if (!(seen >> k & 1)) {
+                    df__nnue_fail(err, DF_NNUE_ERR_FIELD, first_offset, first_line,
+                                  "line %llu at byte %llu: the record begun here has no %s",
+                                  (unsigned long long)first_line, (unsigned long long)first_offset,
+                                  key_names[k]);
+                    return DF_NNUE_ERROR;
+                }
+            if (df_move_from_uci(&out->move, &out->pos, move, strlen(move)) != DF_OK) {
+                char fen[DF_FEN_MAX];
+                df_nnue_fen(fen, sizeof fen, &out->pos);
+                df__nnue_fail(err, DF_NNUE_ERR_ILLEGAL, first_offset, first_line,
+                              "line %llu at byte %llu: move %s is not legal in %s",
+                              (unsigned long long)first_line, (unsigned long long)first_offset,
+                              move, fen);
+                return DF_NNUE_ERROR;
+            }
+            out->score = (int16_t)value[KEY_SCORE];
+            out->ply = (uint16_t)value[KEY_PLY];
+            out->result = (int8_t)value[KEY_RESULT];
+            return DF_NNUE_ENTRY;
+        }
+        if (r->plain_skip) continue;
+        char why[160] = "";
+        df_nnue_error_kind kind = DF_NNUE_ERR_FIELD;
+        if (n == -2) {
+            snprintf(why, sizeof why, "a line longer than %d bytes", DF__PLAIN_LINE_MAX - 1);
+        } else {
+            const char *v = r->line + strcspn(r->line, " \t");
+            const size_t key_len = (size_t)(v - r->line);
+            v += strspn(v, " \t");
+            int k = 0;
+            while (k < KEYS &&
+                   (strlen(key_names[k]) != key_len || memcmp(r->line, key_names[k], key_len)))
+                k++;
+            if (k == KEYS) continue; /* a key of another program */
+            seen |= 1u << k;
+            static const long limits[KEYS][2] = {
+                {0, 0}, {0, 0}, {INT16_MIN, INT16_MAX}, {0, UINT16_MAX}, {-1, 1}};
+            df_fen_error fe;
+            if (k == KEY_FEN) {
+                kind = DF_NNUE_ERR_POSITION;
+                if (df_fen_parse(&out->pos, v, strlen(v), DF_FEN_STANDARD, &fe) != DF_OK)
+                    snprintf(why, sizeof why, "fen: %s", fe.message);
+                else if (!df_board_playable(&out->pos))
+                    snprintf(why, sizeof why, "fen: the side not to move is in check");
+            } else if (k == KEY_MOVE) {
+                if (strlen(v) >= sizeof move)
+                    snprintf(why, sizeof why, "move: not a UCI move");
+                else
+                    strcpy(move, v);
+            } else if (!parse_int(v, limits[k][0], limits[k][1], &value[k])) {
+                snprintf(why, sizeof why, "%s: '%.40s' is not a number from %ld to %ld",
+                         key_names[k], v, limits[k][0], limits[k][1]);
+            }
+        }
+        if (*why) {
+            df__nnue_fail(err, kind, start, line, "line %llu at byte %llu: %s",
+                          (unsigned long long)line, (unsigned long long)start, why);
+            r->plain_skip = true;
+            return DF_NNUE_ERROR;
+        }
+    }
+}
+
+df_status df__plain_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_error *err)
+{
+    char text[DF_FEN_MAX + 96], fen[DF_FEN_MAX], uci[DF_UCI_MAX];
+    df_nnue_fen(fen, sizeof fen, &e->pos);
+    df_move_to_uci(uci, &e->pos, e->move);
+    const int n = snprintf(text, sizeof text, "fen %s\nmove %s\nscore %d\nply %u\nresult %d\ne\n",
+                           fen, uci, e->score, e->ply, e->result);
+    if (df__nnue_put(&w->out, text, (size_t)n)) return DF_OK;
+    df__nnue_fail(err, DF_NNUE_ERR_IO, 0, w->entries - 1, "the output could not be written");
+    return DF_ERR_IO;
+}

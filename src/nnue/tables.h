@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: the index arithmetic of the NNUE input sets (nnue.h), tables built once. */
+#ifndef DF_SRC_NNUE_TABLES_H
+#define DF_SRC_NNUE_TABLES_H
+
+#include <stdint.h>
+
+#include "dirfill.h"
+
+/* The inputs of each part, by df_nnue_part. */
+enum {
+    DF__NNUE_HALFKA_INPUTS = 24576, /* 64 squares * 12 planes * 32 king buckets */
+    DF__NNUE_THREAT_INPUTS = 59808, /* the sum over attackers of numValid * total below */
+    DF__NNUE_PAIRS_INPUTS = 4560,   /* 96 * 95 / 2 pairs of pawn ids */
+    DF__NNUE_HALFKA_ACTIVE = 32,    /* nnue-pytorch's row widths */
+    DF__NNUE_THREAT_ACTIVE = 128,
+    DF__NNUE_PAIRS_ACTIVE = 128,
+    DF__NNUE_ATTACKERS = DF_KING /* attacker types: pawn to queen */
+};
+
+/* Full_Threats in the perspective's frame (colours relative, 0 its own; squares turned).
+ * For an attacker of relative colour ac and type t on `from` attacking a piece of relative
+ * colour dc and type u on `to`, the index is
+ *     group[t][dc][u] + from_base[ac][t][from] + popcount(reach[ac][t][from] & below(to))
+ * with group -1 for the pairs that are no input. */
+typedef struct df__nnue_tables {
+    /* The attacker's block (base) plus the offset of its square (the empty-board targets of
+     * the squares below it; for pawns only ranks 2 to 7 count). */
+    int32_t from_base[DF_COLORS][DF__NNUE_ATTACKERS][64];
+    /* Empty-board attacks: a pawn's of its relative colour (0 attacks toward rank 8). */
+    df_bb reach[DF_COLORS][DF__NNUE_ATTACKERS][64];
+    /* (dc * numValid / 2 + slot) * total, or -1. */
+    int32_t group[DF__NNUE_ATTACKERS][DF_COLORS][DF__NNUE_ATTACKERS];
+} df__nnue_tables;
+
+/* The tables, built on the first call (thread-safe, once). */
+const df__nnue_tables *df__nnue_tables_get(void);
+
+#endif

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* The NNUE data writer (binpack.h): its output (a file, standard output or a function), the
+ * checks every format makes of an entry, and the call that hands it to its format. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnue/internal.h"
+
+bool df__nnue_put(df__nnue_output *out, const void *data, size_t n)
+{
+    if (out->failed) return false;
+    if (n && out->write(out->ctx, data, n) != (long)n) out->failed = true;
+    return !out->failed;
+}
+
+static long file_write(void *ctx, const char *buf, size_t size)
+{
+    return fwrite(buf, 1, size, ctx) == size ? (long)size : -1;
+}
+
+static df_nnue_writer *writer_new(df_nnue_format format,
+                                  long (*write)(void *ctx, const char *buf, size_t size), void *ctx)
+{
+    if ((unsigned)format >= DF_NNUE_FORMATS || !write) return NULL;
+    df_nnue_writer *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->format = format;
+    w->out.write = write;
+    w->out.ctx = ctx;
+    return w;
+}
+
+df_status df_nnue_writer_open(df_nnue_writer **out, const char *path, df_nnue_format format)
+{
+    if (!out || !path || (unsigned)format >= DF_NNUE_FORMATS) return DF_ERR_ARGUMENT;
+    *out = NULL;
+    const bool std_out = !strcmp(path, "-");
+    FILE *f = std_out ? stdout : fopen(path, "wb");
+    if (!f) return DF_ERR_IO;
+    df_nnue_writer *w = writer_new(format, file_write, f);
+    if (!w) {
+        if (!std_out) fclose(f);
+        errno = ENOMEM;
+        return DF_ERR_IO;
+    }
+    w->out.file = std_out ? NULL : f;
+    *out = w;
+    return DF_OK;
+}
+
+df_nnue_writer *df_nnue_writer_to_function(df_nnue_format format,
+                                           long (*write)(void *ctx, const char *buf, size_t size),
+                                           void *ctx)
+{
+    return writer_new(format, write, ctx);
+}
+
+df_status df_nnue_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_error *err)
+{
+    static df_status (*const add[DF_NNUE_FORMATS])(df_nnue_writer *, const df_nnue_entry *,
+                                                   df_nnue_error *) = {
+        df__binpack_write, df__plain_write, df__bin_write};
+    if (!w || !e) return DF_ERR_ARGUMENT;
+    const uint64_t index = w->entries++;
+    if (w->out.failed) return DF_ERR_IO;
+    df_nnue_error_kind kind;
+    const char *why = df__nnue_unwritable(e, &kind);
+    if (why) {
+        char fen[DF_FEN_MAX] = "-";
+        if (df_board_is_valid(&e->pos)) df_nnue_fen(fen, sizeof fen, &e->pos);
+        df__nnue_fail(err, kind, 0, index, "entry %llu (%s): %s", (unsigned long long)index, fen,
+                      why);
+        return DF_ERR_BOARD;
+    }
+    const df_status s = add[w->format](w, e, err);
+    if (s == DF_ERR_BOARD) {
+        /* The format's own limit: its message says what, this says which entry. */
+        char what[sizeof err->message];
+        char fen[DF_FEN_MAX];
+        df_nnue_fen(fen, sizeof fen, &e->pos);
+        if (err) {
+            snprintf(what, sizeof what, "%s", err->message);
+            df__nnue_fail(err, err->kind, 0, index, "entry %llu (%s): %s",
+                          (unsigned long long)index, fen, what);
+        }
+    }
+    return s;
+}
+
+df_status df_nnue_writer_close(df_nnue_writer *w)
+{
+    if (!w) return DF_OK;
+    if (w->format == DF_NNUE_BINPACK) df__binpack_finish(w);
+    df__binpack_writer_free(&w->bp);
+    bool failed = w->out.failed;
+    if (w->out.file)
+        failed |= fclose(w->out.file) != 0;
+    else if (w->out.write == file_write)
+        failed |= fflush(w->out.ctx) != 0;
+    free(w);
+    return failed ? DF_ERR_IO : DF_OK;
+}

@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: MIT */
+/* dirfill nnue as scripts meet it: the issue's interface, each JSON line against the entry it
+ * was made from and the library's features, every input kind (.binpack, .plain, .bin, each
+ * compressed, PGN with evaluations and mates, FEN lines), errors in input order, the same
+ * output on 1, 2 and 4 threads, --write, and bad usage. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "cmdline.h"
+#include "dft.h"
+#include "json_check.h"
+#include "pgngen.h"
+#include "program.h"
+#include "splitmix64.h"
+
+/* ---- entries and their expected lines ---- */
+
+typedef struct {
+    df_nnue_entry *e;
+    size_t n, cap;
+} entries;
+
+static void add(entries *es, const df_nnue_entry *e)
+{
+    if (es->n == es->cap) {
+        es->cap = es->cap ? 2 * es->cap : 1024;
+        es->e = realloc(es->e, es->cap * sizeof *es->e);
+        assert_non_null(es->e);
+    }
+    es->e[es->n++] = *e;
+}
+
+/* The line the program writes for e: its fields and the library's indices. */
+static void expect_line(cmd_text *t, const df_nnue_entry *e, bool has_move, const char *set_name)
+{
+    df_nnue_set set;
+    assert_int_equal(DF_OK, df_nnue_set_parse(&set, set_name, strlen(set_name)));
+    char fen[DF_FEN_MAX], uci[DF_UCI_MAX] = "-";
+    df_nnue_fen(fen, sizeof fen, &e->pos);
+    if (has_move) df_move_to_uci(uci, &e->pos, e->move);
+    cmd_text_putf(t, "{\"fen\":\"%s\",\"move\":\"%s\",\"score\":%d,\"ply\":%u,\"result\":%d", fen,
+                  uci, e->score, e->ply, e->result);
+    for (int side = 0; side < 2; side++) {
+        int32_t idx[1024];
+        const size_t n = df_nnue_features(idx, 1024, &e->pos, (df_color)side, &set);
+        cmd_text_puts(t, side ? ",\"black\":[" : ",\"white\":[");
+        for (size_t k = 0; k < n; k++) cmd_text_putf(t, "%s%d", k ? "," : "", idx[k]);
+        cmd_text_puts(t, "]");
+    }
+    cmd_text_puts(t, "}\n");
+}
+
+static void expect_lines(cmd_text *t, const entries *es, const char *set_name)
+{
+    for (size_t i = 0; i < es->n; i++) expect_line(t, &es->e[i], true, set_name);
+}
+
+/* The positions of random games, one entry before each move, results from the games. */
+static void game_entries(entries *out, uint64_t *rng, int games)
+{
+    pgngen_text text = {0};
+    for (int g = 0; g < games; g++) {
+        const df_board start = dft_fen(DF_FEN_START);
+        pgngen_truth t;
+        assert_true(pgngen_game(&text, rng, &start, false,
+                                40 + (uint32_t)(splitmix64_next(rng) % 200), 0, (uint64_t)g, &t));
+        text.len = 0;
+        const int white = t.result == DF_RESULT_WHITE_WINS   ? 1
+                          : t.result == DF_RESULT_BLACK_WINS ? -1
+                                                             : 0;
+        df_board b = start;
+        for (uint32_t i = 0; i < t.plies; i++) {
+            const df_nnue_entry e = {b, t.moves[i],
+                                     (int16_t)((int)(splitmix64_next(rng) % 601) - 300),
+                                     (uint16_t)i, (int8_t)(b.stm ? -white : white)};
+            add(out, &e);
+            df_make_move(&b, &b, t.moves[i]);
+        }
+        pgngen_truth_free(&t);
+    }
+    pgngen_text_free(&text);
+}
+
+/* A temporary file named with the given extension, holding es in that format. */
+static void write_entries(char *path, size_t size, const char *ext, const entries *es)
+{
+    snprintf(path, size, "/tmp/dirfill-nnue-%d-XXXXXX", (int)getpid());
+    close(mkstemp(path));
+    unlink(path);
+    strncat(path, ext, size - strlen(path) - 1);
+    df_nnue_format f;
+    assert_true(df_nnue_format_of(&f, path));
+    df_nnue_writer *w;
+    assert_int_equal(DF_OK, df_nnue_writer_open(&w, path, f));
+    for (size_t i = 0; i < es->n; i++) assert_int_equal(DF_OK, df_nnue_write(w, &es->e[i], NULL));
+    assert_int_equal(DF_OK, df_nnue_writer_close(w));
+}
+
+static entries games;
+
+static int setup(void **state)
+{
+    (void)state;
+    uint64_t rng = dft_seed;
+    game_entries(&games, &rng, 40);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(games.e);
+    return 0;
+}
+
+static void assert_output(const dft_result *r, const cmd_text *want)
+{
+    if (r->out_len != want->len || memcmp(r->out, want->text, want->len)) {
+        size_t i = 0;
+        while (i < r->out_len && i < want->len && r->out[i] == want->text[i]) i++;
+        const size_t from = i > 300 ? i - 300 : 0;
+        fail_msg("output differs at byte %zu: got '%.400s', expected '%.400s' (stderr: %s)", i,
+                 r->out + from, want->text + from, r->err);
+    }
+}
+
+/* ---- the tests ---- */
+
+/* --json on .binpack, .plain, .bin and compressed .binpack: one line per entry, the entry's
+ * fields and the library's indices of the default set and of each set alone, on 1, 2 and 4
+ * threads; the summary line counts them. */
+static void test_json_every_format(void **state)
+{
+    (void)state;
+    static const char *const sets[] = {"Full_Threats+PP_3Wide+HalfKAv2_hm", "HalfKAv2_hm",
+                                       "Full_Threats", "PP_3Wide", "PP_3Wide+HalfKAv2_hm"};
+    assert_true(games.n > 2 * 1024); /* several batches on every thread */
+    char bp[128], plain[128], bin[128], gz[160];
+    write_entries(bp, sizeof bp, ".binpack", &games);
+    write_entries(plain, sizeof plain, ".plain", &games);
+    entries bin_ok = {0};
+    for (size_t i = 0; i < games.n; i++)
+        if (games.e[i].pos.halfmove <= 127) add(&bin_ok, &games.e[i]);
+    write_entries(bin, sizeof bin, ".bin", &bin_ok);
+    snprintf(gz, sizeof gz, "%s.gz", bp);
+    FILE *f = fopen(bp, "rb");
+    gzFile g = gzopen(gz, "wb");
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) gzwrite(g, buf, (unsigned)n);
+    fclose(f);
+    gzclose(g);
+    for (size_t s = 0; s < sizeof sets / sizeof *sets; s++) {
+        cmd_text want = {0}, want_bin = {0};
+        expect_lines(&want, &games, sets[s]);
+        expect_lines(&want_bin, &bin_ok, sets[s]);
+        const char *const threads[] = {"1", "2", "4"};
+        for (int t = 0; t < 3; t++) {
+            const char *files[] = {bp, plain, bin, gz};
+            for (int k = 0; k < 4; k++) {
+                /* every format on the default set, every set on one format and thread count */
+                if (s && (k || t != 1)) continue;
+                dft_result r =
+                    dft_run(DFT_PROGRAM,
+                            s ? DFT_ARGS("nnue", "--json", "--features", sets[s], "--threads",
+                                         threads[t], files[k])
+                              : DFT_ARGS("nnue", "--json", "--threads", threads[t], files[k]),
+                            "", 0, NULL);
+                assert_int_equal(0, r.status);
+                assert_output(&r, k == 2 ? &want_bin : &want);
+                dft_done(&r);
+            }
+        }
+        cmd_text_free(&want);
+        cmd_text_free(&want_bin);
+    }
+    /* Without --json: the summary. */
+    dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--threads", "2", bp, plain), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    char head[64];
+    snprintf(head, sizeof head, "%zu entries, 0 errors, ", 2 * games.n);
+    assert_memory_equal(head, r.out, strlen(head));
+    assert_non_null(strstr(r.out, " entries/s\n"));
+    dft_done(&r);
+    unlink(bp);
+    unlink(plain);
+    unlink(bin);
+    unlink(gz);
+    free(bin_ok.e);
+}
+
+/* A bad chunk between good ones: an error object in its place (file, offset, chunk), every
+ * entry of the other chunks, the same on any number of threads, exit status 1; without
+ * --json the error on standard error and in the summary's count. A missing file is an error
+ * too, and the files after it are read. */
+static void test_errors_in_order(void **state)
+{
+    (void)state;
+    entries first = {0}, second = {0};
+    for (size_t i = 0; i < games.n; i++) add(i < games.n / 2 ? &first : &second, &games.e[i]);
+    char a[128], b[128], path[160];
+    write_entries(a, sizeof a, ".binpack", &first);
+    write_entries(b, sizeof b, ".binpack", &second);
+    snprintf(path, sizeof path, "%s.joined.binpack", a);
+    FILE *out = fopen(path, "wb");
+    size_t offsets[3];
+    for (int part = 0; part < 3; part++) {
+        offsets[part] = (size_t)ftell(out);
+        FILE *in = fopen(part == 1 ? b : a, "rb");
+        char buf[4096];
+        size_t n;
+        bool first_block = true;
+        while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+            if (part == 1 && first_block) buf[0] = 'X'; /* a wrong magic */
+            first_block = false;
+            fwrite(buf, 1, n, out);
+        }
+        fclose(in);
+    }
+    fclose(out);
+    cmd_text want = {0};
+    expect_lines(&want, &first, "Full_Threats+PP_3Wide+HalfKAv2_hm");
+    const char *shown = path;
+    cmd_text_puts(&want, "{\"error\": \"chunk 1 at byte ");
+    cmd_text_putf(&want,
+                  "%zu: no BINP magic (58 49 4e 50): %zu bytes skipped to the next BINP\", "
+                  "\"file\": \"%s\", \"offset\": %zu, \"chunk\": 1}\n",
+                  offsets[1], offsets[2] - offsets[1], shown, offsets[1]);
+    expect_lines(&want, &first, "Full_Threats+PP_3Wide+HalfKAv2_hm");
+    for (int t = 1; t <= 4; t *= 2) {
+        char threads[4];
+        snprintf(threads, sizeof threads, "%d", t);
+        dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--threads", threads, path),
+                               "", 0, NULL);
+        assert_int_equal(1, r.status);
+        assert_output(&r, &want);
+        dft_done(&r);
+    }
+    dft_result r =
+        dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--threads", "1", path, "/nonexistent/x.binpack", a),
+                "", 0, NULL);
+    assert_int_equal(1, r.status);
+    char head[64];
+    snprintf(head, sizeof head, "%zu entries, 2 errors, ", 3 * first.n);
+    assert_memory_equal(head, r.out, strlen(head));
+    assert_non_null(strstr(r.err, "no BINP magic"));
+    assert_non_null(strstr(r.err, "cannot open /nonexistent/x.binpack"));
+    dft_done(&r);
+    cmd_text_free(&want);
+    unlink(a);
+    unlink(b);
+    unlink(path);
+    free(first.e);
+    free(second.e);
+}
+
+/* The score of the position before the move of ply i of game t, as the issue defines it,
+ * computed here on its own: centipawns from the side to move's view, or a mate's 32000 minus
+ * the plies to it from that position. */
+static int16_t expected_score(const pgngen_truth *t, uint32_t i, df_color stm)
+{
+    const int sign = stm == DF_WHITE ? 1 : -1;
+    if (t->eval_kind[i] == DF_PGN_EVAL_PAWNS) {
+        const double cp = t->pawns[i] * 100.0;
+        return (int16_t)(sign * (int)(cp < 0 ? cp - 0.5 : cp + 0.5));
+    }
+    if (t->mate[i] == 0) return 32000 - 1; /* #0: the move mates */
+    const int n = t->mate[i] < 0 ? -t->mate[i] : t->mate[i];
+    const bool white_mates = t->mate[i] > 0;
+    if (white_mates == (stm == DF_WHITE)) return (int16_t)(32000 - (2 * n + 1));
+    return (int16_t)(-(32000 - 2 * n));
+}
+
+/* PGN: each position before a move of a game with a result, scored by that move's [%eval]
+ * (pawns and mates, the side to move's view), skipped without one unless --no-eval-ok; a game
+ * without a dft_result gives none; a bad game is an error in its place; the same output on 1, 2
+ * and 4 threads, plain and gzipped. */
+static void test_pgn(void **state)
+{
+    (void)state;
+    uint64_t rng = dft_seed ^ 0x9e37;
+    pgngen_text text = {0};
+    cmd_text want = {0}, want_all = {0};
+    bool mates = false, skipped = false;
+    for (int g = 0; g < 60; g++) {
+        const df_board start = dft_fen(DF_FEN_START);
+        pgngen_truth t;
+        assert_true(
+            pgngen_game(&text, &rng, &start, false, 30 + (uint32_t)(splitmix64_next(&rng) % 120),
+                        g % 3 ? PGNGEN_EVALS | PGNGEN_CLOCKS : PGNGEN_ALL, (uint64_t)g, &t));
+        df_board b = start;
+        const int white = t.result == DF_RESULT_WHITE_WINS   ? 1
+                          : t.result == DF_RESULT_BLACK_WINS ? -1
+                                                             : 0;
+        for (uint32_t i = 0; i < t.plies && t.result != DF_RESULT_NONE; i++) {
+            df_nnue_entry e = {b, t.moves[i], DF_NNUE_SCORE_NONE, (uint16_t)i,
+                               (int8_t)(b.stm ? -white : white)};
+            if (t.eval_kind[i] != DF_PGN_EVAL_NONE) {
+                e.score = expected_score(&t, i, df_board_stm(&b));
+                mates |= t.eval_kind[i] == DF_PGN_EVAL_MATE;
+                expect_line(&want, &e, true, "HalfKAv2_hm");
+            } else {
+                skipped = true;
+            }
+            expect_line(&want_all, &e, true, "HalfKAv2_hm");
+            df_make_move(&b, &b, t.moves[i]);
+        }
+        pgngen_truth_free(&t);
+    }
+    assert_true(mates && skipped);
+    /* A game with an illegal move: an error object after the others' entries. */
+    cmd_text_puts(&text, "[Event \"bad\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n");
+    char path[128], gz[160];
+    snprintf(path, sizeof path, "/tmp/dirfill-nnue-pgn-XXXXXX");
+    close(mkstemp(path));
+    unlink(path);
+    strcat(path, ".pgn");
+    dft_write_file(path, text.text, text.len);
+    snprintf(gz, sizeof gz, "%s.gz", path);
+    gzFile g = gzopen(gz, "wb");
+    gzwrite(g, text.text, (unsigned)text.len);
+    gzclose(g);
+    for (int t = 1; t <= 4; t *= 2)
+        for (int k = 0; k < 4; k++) {
+            char threads[4];
+            snprintf(threads, sizeof threads, "%d", t);
+            const char *file = k % 2 ? gz : path;
+            dft_result r = k < 2 ? dft_run(DFT_PROGRAM,
+                                           DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm",
+                                                    "--threads", threads, file),
+                                           "", 0, NULL)
+                                 : dft_run(DFT_PROGRAM,
+                                           DFT_ARGS("nnue", "--json", "--no-eval-ok", "--features",
+                                                    "HalfKAv2_hm", "--threads", threads, file),
+                                           "", 0, NULL);
+            assert_int_equal(1, r.status);
+            const cmd_text *w = k < 2 ? &want : &want_all;
+            assert_true(r.out_len > w->len);
+            dft_result head = r;
+            head.out_len = w->len;
+            assert_output(&head, w);
+            const char *err = r.out + w->len;
+            assert_true(json_valid(err, strlen(err)));
+            assert_non_null(strstr(err, "\"error\": \"game 60 at line "));
+            assert_non_null(strstr(err, "Ke3"));
+            assert_non_null(strstr(err, "\"game\": 60}"));
+            dft_done(&r);
+        }
+    unlink(path);
+    unlink(gz);
+    pgngen_text_free(&text);
+    cmd_text_free(&want);
+    cmd_text_free(&want_all);
+}
+
+/* Mates as the issue counts them, by hand: #N after the side to move's move is 2N + 1 plies
+ * away, after the other side's 2N; #0 is the move's own mate; pawns round to centipawns. */
+static void test_pgn_scores(void **state)
+{
+    (void)state;
+    static const char pgn[] =
+        "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 { [%eval 0.31] } e5 { [%eval -0.2] } 2. Nf3 Nc6 "
+        "{ [%eval #3] } 3. Bb5 { [%eval #-2] } 1-0\n\n"
+        "[Event \"b\"]\n[Result \"0-1\"]\n\n1. d4 { [%eval #1] } d5 { [%eval #0] } 0-1\n\n"
+        "[Event \"c\"]\n[Result \"*\"]\n\n1. c4 { [%eval 1.0] } *\n";
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/dirfill-nnue-scores-XXXXXX");
+    close(mkstemp(path));
+    unlink(path);
+    strcat(path, ".pgn");
+    dft_write_file(path, pgn, sizeof pgn - 1);
+    dft_result r =
+        dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--no-eval-ok", path), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    static const struct {
+        int score, ply, result;
+        const char *move;
+    } want[] = {{31, 0, 1, "e2e4"},      {20, 1, -1, "e7e5"},    {32002, 2, 1, "g1f3"},
+                {-31994, 3, -1, "b8c6"}, {-31996, 4, 1, "f1b5"}, {31997, 0, -1, "d2d4"},
+                {31999, 1, 1, "d7d5"}};
+    char *save, *line = strtok_r(r.out, "\n", &save);
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++, line = strtok_r(NULL, "\n", &save)) {
+        assert_non_null(line);
+        char move[8];
+        assert_true(json_valid(line, strlen(line)));
+        assert_true(json_string_at(line, strlen(line), "move", move, sizeof move));
+        assert_string_equal(want[i].move, move);
+        size_t n;
+        assert_int_equal(want[i].score, atoi(json_find(line, strlen(line), "score", &n)));
+        assert_int_equal(want[i].ply, atoi(json_find(line, strlen(line), "ply", &n)));
+        assert_int_equal(want[i].result, atoi(json_find(line, strlen(line), "result", &n)));
+    }
+    assert_null(line); /* the game without a dft_result gives none */
+    dft_done(&r);
+    unlink(path);
+}
+
+/* --fens: fen<TAB>score<TAB>ply<TAB>result lines answered in order, move "-"; a bad line is an
+ * error object quoting it, and the lines after it are read. */
+static void test_fens(void **state)
+{
+    (void)state;
+    cmd_text in = {0}, want = {0};
+    for (size_t i = 0; i < 3000; i += 7) {
+        const df_nnue_entry *e = &games.e[i];
+        char fen[DF_FEN_MAX];
+        df_fen_format(fen, sizeof fen, &e->pos, DF_FEN_STANDARD);
+        cmd_text_putf(&in, "%s\t%d\t%u\t%d\n", fen, e->score, e->ply, e->result);
+        expect_line(&want, e, false, "Full_Threats+PP_3Wide+HalfKAv2_hm");
+        if (i == 700) {
+            cmd_text_puts(&in, "8/8/8/8/8/8/8/8 w - - 0 1\t0\t0\t0\n\n");
+            cmd_text_puts(&want, "{\"error\": \"bad FEN: ");
+        }
+    }
+    dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--fens", "--json", "--threads", "2"),
+                           in.text, in.len, NULL);
+    assert_int_equal(1, r.status);
+    const char *bad = strstr(r.out, "{\"error\": \"bad FEN: ");
+    assert_non_null(bad);
+    const size_t at = (size_t)(bad - r.out);
+    assert_memory_equal(want.text, r.out, at);
+    const char *after = strchr(bad, '\n') + 1;
+    assert_true(json_valid(bad, (size_t)(after - bad - 1)));
+    assert_non_null(strstr(bad, "\"input\": \"8/8/8/8/8/8/8/8 w - - 0 1\\u0009"));
+    const char *rest =
+        strstr(want.text, "{\"error\": \"bad FEN: ") + strlen("{\"error\": \"bad FEN: ");
+    assert_int_equal(strlen(rest), strlen(after));
+    assert_memory_equal(rest, after, strlen(rest));
+    dft_done(&r);
+    static const char *const bad_lines[] = {
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1\t0\t0\n",        /* three fields */
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1\t40000\t0\t0\n", /* score out of range */
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1\t0\t0\t2\n",     /* result */
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1\t0\t0\t0\t0\n",  /* five fields */
+    };
+    for (size_t i = 0; i < sizeof bad_lines / sizeof *bad_lines; i++) {
+        r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--fens", "--json"), bad_lines[i],
+                    strlen(bad_lines[i]), NULL);
+        assert_int_equal(1, r.status);
+        assert_true(json_valid(r.out, r.out_len));
+        assert_non_null(json_find(r.out, r.out_len, "error", &(size_t){0}));
+        dft_done(&r);
+    }
+    cmd_text_free(&in);
+    cmd_text_free(&want);
+}
+
+/* --write: any input to .binpack, .plain or .bin, read back entry for entry; entries the
+ * format cannot hold (a Chess960 castling right) are errors naming them, the rest written. */
+static void test_write(void **state)
+{
+    (void)state;
+    char src[128], dst[3][160];
+    write_entries(src, sizeof src, ".plain", &games);
+    static const char *const ext[3] = {".binpack", ".plain", ".bin"};
+    for (int f = 0; f < 3; f++) {
+        snprintf(dst[f], sizeof dst[f], "%s.out%s", src, ext[f]);
+        dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--write", dst[f], src), "", 0, NULL);
+        size_t written = 0;
+        for (size_t i = 0; i < games.n; i++) written += f != 2 || games.e[i].pos.halfmove <= 127;
+        assert_int_equal(written == games.n ? 0 : 1, r.status);
+        char head[64];
+        snprintf(head, sizeof head, "%zu entries, %zu errors, ", written, games.n - written);
+        assert_memory_equal(head, r.out, strlen(head));
+        dft_done(&r);
+        df_nnue_reader *rd;
+        assert_int_equal(DF_OK, df_nnue_reader_open(&rd, dst[f], (df_nnue_format)f));
+        df_nnue_entry e;
+        size_t k = 0;
+        for (size_t i = 0; i < games.n; i++) {
+            if (f == 2 && games.e[i].pos.halfmove > 127) continue;
+            assert_int_equal(DF_NNUE_ENTRY, df_nnue_read_next(rd, &e, NULL));
+            assert_int_equal(games.e[i].move, e.move);
+            assert_int_equal(games.e[i].score, e.score);
+            assert_int_equal(games.e[i].pos.key, e.pos.key);
+            k++;
+        }
+        assert_int_equal(DF_NNUE_END, df_nnue_read_next(rd, &e, NULL));
+        df_nnue_reader_free(rd);
+        unlink(dst[f]);
+    }
+    /* A Chess960 game: the positions with a castling right standard chess cannot have are
+     * refused by name, the others written. */
+    char pgn[160];
+    snprintf(pgn, sizeof pgn, "%s.960.pgn", src);
+    static const char game960[] = "[Variant \"Chess960\"]\n[Result \"1-0\"]\n"
+                                  "[FEN \"rkr5/pppppppp/8/8/8/8/PPPPPPPP/RKR5 w ACac - 0 1\"]\n\n"
+                                  "1. a3 {[%eval 0.1]} a6 {[%eval 0.2]} 1-0\n\n"
+                                  "[Result \"0-1\"]\n\n1. e4 {[%eval 0.3]} e5 {[%eval 0.4]} 0-1\n";
+    dft_write_file(pgn, game960, sizeof game960 - 1);
+    dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--write", dst[0], pgn), "", 0, NULL);
+    assert_int_equal(1, r.status);
+    assert_memory_equal("2 entries, 2 errors, ", r.out, strlen("2 entries, 2 errors, "));
+    assert_non_null(strstr(r.err, "not written to"));
+    assert_non_null(strstr(r.err, "Chess960"));
+    dft_done(&r);
+    r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--json", dst[0]), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, "\"move\":\"e2e4\",\"score\":30,\"ply\":0,\"result\":-1"));
+    assert_non_null(strstr(r.out, "\"move\":\"e7e5\",\"score\":-40,\"ply\":1,\"result\":1"));
+    dft_done(&r);
+    unlink(dst[0]);
+    unlink(pgn);
+    unlink(src);
+}
+
+/* Usage errors: exit 2, a message, nothing read or written. */
+static void test_usage(void **state)
+{
+    (void)state;
+    const char *const *bad[] = {
+        DFT_ARGS("nnue"),
+        DFT_ARGS("nnue", "--bogus", "x.binpack"),
+        DFT_ARGS("nnue", "--features", "HalfKA", "x.binpack"),
+        DFT_ARGS("nnue", "--features", "HalfKAv2_hm+HalfKAv2_hm", "x.binpack"),
+        DFT_ARGS("nnue", "--threads", "x", "x.binpack"),
+        DFT_ARGS("nnue", "--threads", "257", "x.binpack"),
+        DFT_ARGS("nnue", "x.txt"),
+        DFT_ARGS("nnue", "--fens", "x.binpack"),
+        DFT_ARGS("nnue", "--write", "out.binpack", "--json", "x.binpack"),
+        DFT_ARGS("nnue", "--write", "out.txt", "x.binpack"),
+        DFT_ARGS("nnue", "--write", "out.binpack.zst", "x.binpack"),
+        DFT_ARGS("nnue", "--features"),
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        dft_result r = dft_run(DFT_PROGRAM, bad[i], "", 0, NULL);
+        if (r.status != 2 || r.out_len || !r.err_len || strstr(r.err, "cannot open"))
+            fail_msg("usage %zu: status %d, stdout '%s', stderr '%s'", i, r.status, r.out, r.err);
+        dft_done(&r);
+    }
+    dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--help"), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, "dirfill nnue [--features SET] [--threads N] [--json]"));
+    assert_non_null(strstr(r.out, "dirfill nnue --fens [--features SET]"));
+    assert_non_null(strstr(r.out, "dirfill nnue --write OUT"));
+    dft_done(&r);
+    r = dft_run(DFT_PROGRAM, DFT_ARGS("--help"), "", 0, NULL);
+    assert_non_null(strstr(r.out, "nnue [--features SET]"));
+    dft_done(&r);
+}
+
+/* Standard output that cannot be written: exit status 1 and a message. */
+static void test_output_error(void **state)
+{
+    (void)state;
+    char bp[128];
+    write_entries(bp, sizeof bp, ".binpack", &games);
+    const dft_run_setup full = {NULL, NULL, "/dev/full", 0, -1};
+    dft_result r =
+        dft_run_with(DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--threads", "2", bp), "", 0, &full);
+    assert_int_equal(1, r.status);
+    assert_true(r.err_len > 0);
+    dft_done(&r);
+    unlink(bp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_every_format),
+        cmocka_unit_test(test_errors_in_order),
+        cmocka_unit_test(test_pgn),
+        cmocka_unit_test(test_pgn_scores),
+        cmocka_unit_test(test_fens),
+        cmocka_unit_test(test_write),
+        cmocka_unit_test(test_usage),
+        cmocka_unit_test(test_output_error),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
