@@ -615,6 +615,25 @@ static void test_names(void **state)
     assert_int_equal(0, df_nnue_batch(NULL, row[1], 4, &b, 1, &def));
     assert_int_equal(0, df_nnue_batch(row[0], row[1], 4, NULL, 1, &def));
     for (int k = 0; k < 4; k++) assert_true(row[0][k] == 5 && row[1][k] == 5);
+    /* Boards df_board_is_valid refuses: sets that overlap (a square white and black, a
+     * square both pawn and knight), a side without a king or with two: no features, rows of
+     * -1, never a cut. */
+    for (int k = 0; k < 4; k++) {
+        df_board bad = b;
+        if (k == 0) bad.color[DF_BLACK] |= df_square_bb(DF_E2);
+        if (k == 1) bad.piece[DF_KNIGHT] |= df_square_bb(DF_E2);
+        if (k == 2) bad.piece[DF_KING] &= ~bad.color[DF_BLACK];
+        if (k == 3)
+            bad.piece[DF_KING] |= df_square_bb(DF_D2), bad.piece[DF_PAWN] &= ~df_square_bb(DF_D2);
+        assert_false(df_board_is_valid(&bad));
+        int32_t got[2][300];
+        memset(got, 0x55, sizeof got);
+        assert_int_equal(0, df_nnue_features(got[0], 300, &bad, DF_WHITE, &def));
+        assert_int_equal(0, df_nnue_features(got[0], 300, &bad, DF_BLACK, &def));
+        assert_int_equal(0, df_nnue_batch(got[0], got[1], 300, &bad, 1, &def));
+        for (int c = 0; c < 2; c++)
+            for (int i = 0; i < 300; i++) assert_int_equal(-1, got[c][i]);
+    }
     /* With no room, the count alone: the start position's 32 pieces. */
     const df_nnue_set halfka = set_of("HalfKAv2_hm");
     assert_int_equal(32, df_nnue_features(NULL, 0, &b, DF_WHITE, &halfka));

@@ -106,20 +106,21 @@ DF_API df_nnue_set df_nnue_set_default(void);
 /** The active indices of b for one perspective, in ascending order, into out (room int32s);
  *  returns how many the position has. When that is more than room only the room smallest
  *  are written (as snprintf does): room df_nnue_set_max_active(set) holds every position of
- *  a game. b must be valid (df_board_is_valid); its side to move, castling rights and en
- *  passant play no part. Returns 0 and writes nothing for a NULL board, a NULL out with room,
- *  a perspective other than DF_WHITE or DF_BLACK, or an invalid set. Dispatched. */
+ *  a game. Its side to move, castling rights and en passant play no part. A board
+ *  whose piece or colour sets overlap, or without one king a side (which df_board_is_valid
+ *  refuses), has no features: 0. Also 0, with nothing written, for a NULL board, a NULL out
+ *  with room, a perspective other than DF_WHITE or DF_BLACK, or an invalid set. Dispatched. */
 DF_API size_t df_nnue_features(int32_t *out, size_t room, const df_board *b, df_color perspective,
                                const df_nnue_set *set);
 
-/** The features of n valid boards as nnue-pytorch's SparseBatch holds them: row i of white
+/** The features of n boards as nnue-pytorch's SparseBatch holds them: row i of white
  *  (white[i * width ...]) holds position i's indices for the white perspective, row i of black
  *  those for black, each ascending and padded with -1 to width entries (width
  *  df_nnue_set_max_active(set) is nnue-pytorch's). Returns the number of positions a row of
  *  which was cut (more features than width: the row then holds the width smallest, and
  *  df_nnue_features with more room gives them all); 0 in any game's positions at the set's
- *  width. With a NULL pointer nothing is written (0); with an invalid set every row is -1
- *  (0). Dispatched. */
+ *  width. A board df_nnue_features gives no features has rows of -1. With a NULL pointer
+ *  nothing is written (0); with an invalid set every row is -1 (0). Dispatched. */
 DF_API size_t df_nnue_batch(int32_t *white, int32_t *black, size_t width, const df_board *boards,
                             size_t n, const df_nnue_set *set);
 /** df_nnue_batch on threads: 0 for one per CPU this process may run on

@@ -92,7 +92,6 @@ size_t df_nnue_features(int32_t *out, size_t room, const df_board *b, df_color p
                         const df_nnue_set *set)
 {
     if (!b || (!out && room) || (unsigned)perspective >= DF_COLORS || !df__set_valid(set)) return 0;
-    assert(df_board_is_valid(b));
     return df__backend_active()->nnue_features(out, room, b, perspective, set);
 }
 

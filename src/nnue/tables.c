@@ -5,16 +5,6 @@
 
 #include "tables.h"
 
-/* Which attacked types each attacker type keeps, in slot order (attacked type order), and
- * -1 for those it does not: a pawn only knights and rooks, a bishop or rook no queen. */
-static const int8_t df__slot[DF__NNUE_ATTACKERS][DF__NNUE_ATTACKERS] = {
-    {-1, 0, -1, 1, -1}, /* pawn */
-    {0, 1, 2, 3, 4},    /* knight */
-    {0, 1, 2, 3, -1},   /* bishop */
-    {0, 1, 2, 3, -1},   /* rook */
-    {0, 1, 2, 3, 4},    /* queen */
-};
-
 static df__nnue_tables df__tables;
 
 /* The empty-board attacks of a piece of relative colour c and type t on sq. */
@@ -43,17 +33,20 @@ static void df__tables_build(void)
         for (int t = 0; t < DF__NNUE_ATTACKERS; t++) {
             int32_t offset = 0;
             for (int s = 0; s < 64; s++) {
-                tb->reach[c][t][s] = df__reach(c, t, (df_square)s);
-                tb->from_base[c][t][s] = base + offset;
+                tb->reach[t][c][s] = df__reach(c, t, (df_square)s);
+                tb->from_base[t][c][s] = base + offset;
                 /* A pawn's squares are ranks 2 to 7: nnue-pytorch counts no other. */
-                if (t != DF_PAWN || (s >= 8 && s < 56)) offset += df_popcount(tb->reach[c][t][s]);
+                if (t != DF_PAWN || (s >= 8 && s < 56)) offset += df_popcount(tb->reach[t][c][s]);
             }
-            int valid = 0;
-            for (int u = 0; u < DF__NNUE_ATTACKERS; u++) valid += df__slot[t][u] >= 0;
-            for (int dc = 0; dc < DF_COLORS; dc++)
-                for (int u = 0; u < DF__NNUE_ATTACKERS; u++)
-                    tb->group[t][dc][u] =
-                        df__slot[t][u] < 0 ? -1 : (dc * valid + df__slot[t][u]) * offset;
+            const unsigned kept = df__nnue_kept[t];
+            const int valid = df_popcount(kept);
+            for (int k = 0; k < 16; k++) {
+                /* The slot: the kept types below u. */
+                const int dc = k >> 3, u = k & 7;
+                tb->group[t][k] = (kept >> u) & 1
+                                      ? (dc * valid + df_popcount(kept & ((1u << u) - 1))) * offset
+                                      : -1;
+            }
             base += 2 * valid * offset;
         }
     assert(base == DF__NNUE_THREAT_INPUTS);

@@ -18,19 +18,24 @@ enum {
     DF__NNUE_ATTACKERS = DF_KING /* attacker types: pawn to queen */
 };
 
+/* The attacked types each attacker type keeps, a bit per type (pawn 1, knight 2, ...; slots
+ * in type order): a pawn knights and rooks, a bishop or rook no queen, no attacker a king. */
+static const uint8_t df__nnue_kept[DF__NNUE_ATTACKERS] = {0x0a, 0x1f, 0x0f, 0x0f, 0x1f};
+
 /* Full_Threats in the perspective's frame (colours relative, 0 its own; squares turned).
  * For an attacker of relative colour ac and type t on `from` attacking a piece of relative
- * colour dc and type u on `to`, the index is
- *     group[t][dc][u] + from_base[ac][t][from] + popcount(reach[ac][t][from] & below(to))
- * with group -1 for the pairs that are no input. */
+ * colour dc and a type u it keeps on `to`, the index is
+ *     group[t][8 * dc + u] + from_base[t][ac][from] + popcount(reach[t][ac][from] & below(to))
+ * (by attacker type first, so that 2 * t + ac, which a relative colour flips, is one index). */
 typedef struct df__nnue_tables {
     /* The attacker's block (base) plus the offset of its square (the empty-board targets of
      * the squares below it; for pawns only ranks 2 to 7 count). */
-    int32_t from_base[DF_COLORS][DF__NNUE_ATTACKERS][64];
+    int32_t from_base[DF__NNUE_ATTACKERS][DF_COLORS][64];
     /* Empty-board attacks: a pawn's of its relative colour (0 attacks toward rank 8). */
-    df_bb reach[DF_COLORS][DF__NNUE_ATTACKERS][64];
-    /* (dc * numValid / 2 + slot) * total, or -1. */
-    int32_t group[DF__NNUE_ATTACKERS][DF_COLORS][DF__NNUE_ATTACKERS];
+    df_bb reach[DF__NNUE_ATTACKERS][DF_COLORS][64];
+    /* (dc * numValid / 2 + slot) * total by the attacked piece's class 8 * dc + u; -1 for
+     * the types not kept. */
+    int32_t group[DF__NNUE_ATTACKERS][16];
 } df__nnue_tables;
 
 /* The tables, built on the first call (thread-safe, once). */
