@@ -17,6 +17,7 @@
  * | dirfill/pgn.h | PGN reader: games from text, files, .zst and .gz, on threads |
  * | dirfill/svg.h | SVG pictures of positions with attack information |
  * | dirfill/planes.h | feature planes for batches of positions, threaded |
+ * | dirfill/nnue_skip.h | nnue-pytorch's skip options over training entries |
  * | dirfill/backend.h, dirfill/status.h, dirfill/version.h | backend selection, status codes, version |
  */
 #ifndef DIRFILL_H
@@ -33,6 +34,7 @@
 #include "dirfill/leapers.h"
 #include "dirfill/lines.h"
 #include "dirfill/moves.h"
+#include "dirfill/nnue_skip.h"
 #include "dirfill/pawns.h"
 #include "dirfill/pgn.h"
 #include "dirfill/planes.h"
