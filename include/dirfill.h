@@ -19,6 +19,7 @@
  * | dirfill/svg.h | SVG pictures of positions with attack information |
  * | dirfill/planes.h | feature planes for batches of positions, threaded |
  * | dirfill/nnue.h | NNUE sparse inputs: HalfKAv2_hm, Full_Threats, PP_3Wide, as nnue-pytorch indexes them |
+ * | dirfill/nnue_skip.h | nnue-pytorch's skip options over training entries |
  * | dirfill/backend.h, dirfill/status.h, dirfill/version.h | backend selection, status codes, version |
  */
 #ifndef DIRFILL_H
@@ -37,6 +38,7 @@
 #include "dirfill/lines.h"
 #include "dirfill/moves.h"
 #include "dirfill/nnue.h"
+#include "dirfill/nnue_skip.h"
 #include "dirfill/pawns.h"
 #include "dirfill/pgn.h"
 #include "dirfill/planes.h"

@@ -7,6 +7,7 @@
 
 #include "backend.h"
 #include "lookup/lookup.h"
+#include "nnue/mt19937_64.h"
 #include "splitmix64.h"
 
 extern const df__backend df__backend_avx2emu, df__backend_avx512emu;
@@ -290,4 +291,13 @@ bool dft_rand_playable(df_board *b, long i)
     }
     dft_rand_board(b);
     return df_board_playable(b);
+}
+
+uint64_t dft_mt19937_64_nth(uint64_t seed, unsigned n)
+{
+    df__mt19937_64 g;
+    df__mt_seed(&g, seed);
+    uint64_t x = 0;
+    for (unsigned i = 0; i < n; i++) x = df__mt_next(&g);
+    return x;
 }

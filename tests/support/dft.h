@@ -36,6 +36,10 @@ uint64_t dft_rand(void);
 /* A bitboard whose density varies call to call (sparse through dense), so fills both run
  * long and get blocked. */
 df_bb dft_rand_bb(void);
+/* The n-th output (from 1) of the skip predicate's generator (src/nnue/mt19937_64.h) seeded
+ * with seed. */
+uint64_t dft_mt19937_64_nth(uint64_t seed, unsigned n);
+
 /* A random board with one king per side (adjacent in one board of 64), any side to move,
  * density from sparse to crowded; castling and en passant empty; key computed. */
 void dft_rand_board(df_board *b);
