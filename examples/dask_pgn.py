@@ -10,7 +10,7 @@ ranges at exact game boundaries (dirfill.pgn_cuts, the threaded reader's rule; i
 file up to each cut); a compressed one is one partition. The worker of partition i reads it with
 dirfill.pgn_batches in batches of R rows (planes computed as it reads, memory bounded by R, not
 by the partition) and writes one shard a batch, all of R rows but the partition's last:
-  OUTDIR/positions-00000-0000.npz  the columns of pgn_positions (pieces, stm, castling, ep,
+  OUTDIR/positions-00000-0000.npz  the columns of pgn_positions (pieces, turn, castling, ep,
                                    halfmove, fullmove, game, ply, move, result, eval, clock)
                                    and `input`, the input's number in the manifest
   OUTDIR/planes-00000-0000.npy     uint8 (n, len(dirfill.PLANES), 8, 8), row for row

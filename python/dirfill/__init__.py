@@ -13,6 +13,34 @@ released while it computes a batch, batches run on threads, and Ctrl-C stops lon
     >>> board = dirfill.Board()
     >>> board.push_san("e4"), board.push_san("e5"), board.outcome()
     ('e2e4', 'e7e5', None)
+
+PGN: read_pgn (games one by one), pgn_positions (every position as numpy columns),
+pgn_batches (the same columns in batches of a fixed size, in bounded memory), pgn_cuts and
+pgn_split (a file in parts at game boundaries); dirfill.torch.PGNDataset for PyTorch. The
+columns (POSITION_COLUMNS) and their meanings are the same everywhere:
+
+    pieces (n, 12) uint64   the bitboards: white P N B R Q K, then black (bit i: square i, a1 = 0)
+    turn bool               True when White is to move (as Board.turn and dirfill.WHITE)
+    castling uint64         the rooks that may still castle (python-chess's castling_rights)
+    ep int8                 the en-passant square, -1 for none
+    halfmove, fullmove      uint32, as the FEN writes them
+    game int64              the game's index over the input (filtered games keep their numbers)
+    ply uint32              0 for the position before the first move
+    move uint16             the library's 16-bit move played from the position (uci=True: "uci")
+    result int8             +1 / 0 / -1 (RESULT_UNKNOWN for "*"), White's view by default
+    eval float32            the [%eval] after the move in pawns, White's view by default, NaN
+                            for none; a mate in N is +-(1000 - N)
+    clock float32           the [%clk] after the move (the mover's time left), NaN for none
+
+view="white" (the default: as PGN and `dirfill pgn --json` write them) or "side_to_move" (+1:
+the side to move won, a positive eval favours it) chooses the point of view of eval and
+result. min_ply, max_ply, min_clock (the side to move's seconds left) and require_eval keep
+only the positions that pass them (the library's df_pgn_position_passes, as `dirfill pgn
+--positions --min-ply ...`). stats counts as `dirfill pgn`'s summary does: games (every game
+found) = kept + filtered + errors + skipped, and positions (of the kept games). A source that
+cannot be read to its end (missing, corrupt, a truncated .zst) is raised as SourceError (an
+OSError naming it) once the games before it and the sources after it are read. The whole
+table, against the C library and the program: docs/conventions.md.
 """
 import warnings as _warnings
 from collections.abc import Mapping as _Mapping
@@ -44,7 +72,7 @@ __all__ = ["PLANES", "PERFT_MAX_DEPTH", "Board", "Outcome", "analyze", "attack_p
            "attack_planes_from_bitboards", "backend", "backends", "legal_moves", "perft", "push",
            "select_backend", "svg", "WHITE", "BLACK", "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN",
            "KING", "SQUARE_NAMES", "Game", "read_pgn", "pgn_positions", "pgn_batches", "pgn_split",
-           "pgn_cuts", "RESULT_UNKNOWN", "POSITION_COLUMNS"]
+           "pgn_cuts", "RESULT_UNKNOWN", "POSITION_COLUMNS", "SourceError"]
 
 _status, _value = _dirfill._backend_env()
 if _status != "ok":
@@ -83,25 +111,33 @@ def attack_planes(fens, threads=0, errors="raise", *, chess960=False, out=None):
     return planes
 
 
-def attack_planes_from_bitboards(pieces, stm, threads=0, errors="raise", *, castling=None,
-                                 ep=None, chess960=False, out=None):
+def attack_planes_from_bitboards(pieces, *positional, turn=None, threads=0, errors="raise",
+                                 castling=None, ep=None, chess960=False, out=None):
     """Feature planes of positions held as columns of numbers, as pgn_positions gives them.
 
     ``pieces``: integers of shape ``(n, 12)``, 64-bit bitboards (bit i = square i, a1 = 0):
     white pawn, knight, bishop, rook, queen, king, then black in the same order (python-chess's
     and shakmaty's order). Integer dtypes only: int64 is read as its bit pattern (as
     ``.view(np.uint64)``), smaller signed types must hold no negative number, and a float array
-    is a TypeError (a float cannot hold every bitboard). ``stm``: n booleans or 0/1, True when
-    black is to move. ``castling``: n bitboards of the rooks that may still castle
-    (python-chess's ``castling_rights``), or None for none. ``ep``: n en-passant squares, -1
-    for none, or None. A position the library refuses (overlapping bitboards, not exactly one
-    king per side, a pawn on the first or last rank, a castling rook or en-passant square that
-    cannot be) raises ValueError naming its index; with ``errors="mask"`` the result is
-    ``(planes, ok)`` as in :func:`attack_planes`; ``out`` as there (sharing memory with an
-    input is refused).
+    is a TypeError (a float cannot hold every bitboard). ``turn`` (keyword only): n booleans or
+    0/1, True when White is to move (as ``Board.turn`` and the ``turn`` column). ``castling``:
+    n bitboards of the rooks that may still castle (python-chess's ``castling_rights``), or
+    None for none. ``ep``: n en-passant squares, -1 for none, or None. A position the library
+    refuses (overlapping bitboards, not exactly one king per side, a pawn on the first or last
+    rank, a castling rook or en-passant square that cannot be) raises ValueError naming its
+    index; with ``errors="mask"`` the result is ``(planes, ok)`` as in :func:`attack_planes`;
+    ``out`` as there (sharing memory with an input is refused)::
+
+        p = dirfill.pgn_positions("games.pgn")
+        planes = dirfill.attack_planes_from_bitboards(p["pieces"], turn=p["turn"],
+                                                      castling=p["castling"], ep=p["ep"])
     """
+    if positional or turn is None:
+        raise TypeError("attack_planes_from_bitboards(pieces, turn=..., ...): turn, True when "
+                        "White is to move (as Board.turn), is a keyword argument; the second "
+                        "positional argument stm (True: Black to move) is gone since 0.5")
     _check_errors(errors)
-    planes, ok = _dirfill._planes_from_rows(pieces, stm, threads, castling=castling, ep=ep,
+    planes, ok = _dirfill._planes_from_rows(pieces, turn, threads, castling=castling, ep=ep,
                                             chess960=chess960, out=out)
     if errors == "mask":
         return planes, ok
@@ -119,11 +155,13 @@ RESULT_UNKNOWN = -128
 class Game:
     """One game of a PGN file, as read_pgn gives it.
 
-    ``index`` (0-based, over the input), ``headers`` (a dict of the tag pairs, escapes undone),
-    ``start`` and ``end`` (FENs), ``result`` ("1-0", "0-1", "1/2-1/2" or "*"), the main line's
-    ``uci`` and ``san`` (lists, as the library writes them; null moves "0000" and "--"),
-    ``eval`` (per ply: pawns from White's view, "#N" / "#-N" for a mate, None where the move's
-    comment has no [%eval]) and ``clock`` (per ply, seconds, or None). A game that could not be
+    ``index`` (0-based, over the input: the ``game`` of its rows), ``headers`` (a dict of the
+    tag pairs, escapes undone), ``start`` and ``end`` (FENs), ``result`` ("1-0", "0-1",
+    "1/2-1/2" or "*"), the main line's ``uci`` and ``san`` (lists, as the library writes them;
+    null moves "0000" and "--"), ``eval`` (per ply: the [%eval] after the move in pawns from
+    White's view, "#N" / "#-N" for a mate, None where the move's comment has none) and
+    ``clock`` (per ply: the [%clk] after the move, the mover's time left in seconds, or None):
+    the same as ``dirfill pgn --json`` writes. A game that could not be
     read has ``error`` (the message, naming the ply and the token) and ``error_line``; a game
     of another variant has ``skipped``; the move lists of both are None. ``warning``: None, or
     what was read but not kept (a repeated tag: its first value is kept).
@@ -140,29 +178,121 @@ class Game:
 def read_pgn(source, *, chess960=False, where=None):
     """The games of a PGN source one by one, as dirfill.Game objects.
 
-    ``source``: a path (a name ending in .zst or .gz is decompressed as it is read), bytes, or
-    a binary file object. Every move of each game's main line is read as SAN, checked and
-    played by the C library; a game with an error is given with ``error`` set and the reading
-    goes on. ``chess960``: every game is Chess960 (a game's Variant tag can also say so).
-    ``where``: a tag filter, a str or a list of str that must all hold, as ``dirfill pgn
-    --where`` takes them (``"WhiteElo>=2000"``, ``"TimeControl^=600"``; ``= != < <= > >=``
-    compare numbers when both sides are numbers, ``^=`` is a prefix); the games it rejects are
-    not given but keep their numbers (``index`` counts every game of the input). A malformed
-    expression raises ValueError with the library's message.
+    ``source``: a path (a name ending in .zst or .gz is decompressed as it is read), bytes, a
+    binary file object, or a list of them read in order (``index`` goes on from one to the
+    next). Every move of each game's main line is read as SAN, checked and played by the C
+    library; a game with an error is given with ``error`` set and the reading goes on.
+    ``chess960``: every game is Chess960 (a game's Variant tag can also say so). ``where``: a
+    filter, a str or a list of str that must all hold, as ``dirfill pgn --where`` takes them
+    (tags and the fields derived from them: ``"WhiteElo>=2000"``, ``"Speed=blitz"``; ``= != <
+    <= > >=`` compare numbers when both sides are numbers, ``^=`` is a prefix); the games it
+    rejects are not given but keep their numbers (``index`` counts every game of the input). A
+    malformed expression raises ValueError with the library's message. A source that cannot
+    be read to its end (missing, unreadable, a corrupt or truncated compressed stream): every
+    game before the failure is given (the game it cut short with its ``error``), the next
+    sources are read, and then :class:`SourceError` is raised naming it.
     """
+    it = _dirfill._pgn_games(source if isinstance(source, (list, tuple)) else [source],
+                             chess960=chess960, where=where)
     for (index, headers, start, result, uci, san, evals, clock, end, error, error_line,
-         skipped, warning) in _dirfill._pgn_games(source, chess960=chess960, where=where):
+         skipped, warning) in it:
         g = Game.__new__(Game)
         g.index, g.headers, g.start, g.result = index, dict(headers), start, result
         g.uci, g.san, g.eval, g.clock, g.end = uci, san, evals, clock, end
         g.error, g.error_line, g.skipped = error, error_line if error else None, skipped
         g.warning = warning
         yield g
+    failed = it.failures
+    if failed:
+        raise _source_error(failed)
+
+
+class SourceError(OSError):
+    """A PGN source that could not be read to its end: it could not be opened, a read failed, or
+    its compressed stream is corrupt or cut short.
+
+    read_pgn, pgn_positions, pgn_batches and PGNDataset give every game read before the
+    failure (the game it cut short is an error of its own, as any bad game), read the sources
+    after it, as ``dirfill pgn`` does, and then raise this. ``filename``: the source's path
+    (only a path fails so: an exception of a file object's read() is raised as it is);
+    ``strerror``: the reason ("truncated zstd
+    stream"); ``errno``: the system's (None when the library found the fault); ``source``: its
+    index in the list of sources; ``failed``: every source that failed, as (index, filename,
+    errno, reason); from pgn_positions, ``positions``: the dict it would have returned, every
+    row read. An open that failed with a system error is also that error's OSError subclass
+    (``except FileNotFoundError`` catches a missing file).
+    """
+
+    def __str__(self):
+        failed = getattr(self, "failed", None)
+        if not failed:
+            return super().__str__()
+        text = "; ".join("%s: %s" % (name, reason) for _, name, _, reason in failed[:3])
+        if len(failed) > 3:
+            text += "; and %d more sources (see .failed)" % (len(failed) - 3)
+        return text
+
+
+_SOURCE_ERRORS = {}
+
+
+def _source_error(failed, positions=None):
+    """The SourceError of the failures the C readers noted: (index, name, errno, reason)."""
+    index, name, err, reason = failed[0]
+    kind = type(OSError(err, reason)) if err is not None else OSError
+    cls = SourceError
+    if kind is not OSError:  # FileNotFoundError, PermissionError, ...: that class too
+        cls = _SOURCE_ERRORS.get(kind)
+        if cls is None:
+            cls = _SOURCE_ERRORS[kind] = type("SourceError", (SourceError, kind),
+                                              {"__module__": __name__, "__doc__": SourceError.__doc__})
+    e = cls(err, reason, name)
+    e.source, e.failed = index, list(failed)
+    if positions is not None:
+        e.positions = positions
+    return e
+
+
+#: Names the 0.5 readers no longer give, with what to use instead: asking for one fails loudly
+#: (a column whose meaning changed must not be read with the old one).
+_GONE = {
+    "stm": "'stm' (True: Black to move) was renamed 'turn' in 0.5, with the opposite meaning: "
+           "turn is True when White is to move, as Board.turn and dirfill.WHITE",
+    "plies": "stats 'plies' (moves replayed, in error games too) is gone in 0.5: 'positions' "
+             "counts the positions of the kept games, as dirfill pgn's summary does",
+}
+
+
+class _Renamed(dict):
+    """A dict of columns or counts whose missing keys of earlier releases say what they became."""
+
+    __slots__ = ()
+
+    def __missing__(self, key):
+        raise KeyError(_GONE.get(key, key) if isinstance(key, str) else key)
+
+
+def _check_columns(columns, known):
+    """columns= as given, refused when it names a column that is not one (a typo, stm)."""
+    if columns is None:
+        return None
+    if isinstance(columns, (str, bytes)):
+        raise TypeError("columns is a list of names, not %r" % (columns,))
+    columns = list(columns)
+    for c in columns:
+        if c in _GONE:
+            raise ValueError(_GONE[c])
+        if c not in known:
+            raise ValueError("columns: no column %r; the columns are %s"
+                             % (c, ", ".join(known)))
+    return columns
 
 
 #: The columns of pgn_positions and pgn_batches, in order (``uci`` only when asked).
-POSITION_COLUMNS = ("pieces", "stm", "castling", "ep", "halfmove", "fullmove", "game", "ply",
+POSITION_COLUMNS = ("pieces", "turn", "castling", "ep", "halfmove", "fullmove", "game", "ply",
                     "move", "result", "eval", "clock")
+#: What else a batch of pgn_batches holds.
+_BATCH_ENTRIES = POSITION_COLUMNS + ("uci", "planes", "headers", "errors", "skipped", "warnings")
 
 
 def _specs(source, byte_range=None, first_game=0, first_line=None):
@@ -181,59 +311,88 @@ def _specs(source, byte_range=None, first_game=0, first_line=None):
 
 
 def pgn_positions(source, *, threads=0, chess960=False, uci=False, byte_range=None,
-                  first_game=0, first_line=None, where=None):
+                  first_game=0, first_line=None, where=None, view="white", min_ply=None,
+                  max_ply=None, min_clock=None, require_eval=False):
     """Every position before each move of every good game of a PGN source, as numpy columns.
 
     ``source``: a path (a name ending in .zst or .gz is decompressed as it is read; a pipe or
     a FIFO, /dev/stdin or <(zcat ...), is read as its bytes come), bytes, a binary file object,
-    or a list of them read in order (game numbers go on from one to the next); an error of a
-    path's source names the path. Read by the C library on ``threads`` threads (0: every CPU)
-    with the GIL released, into one array per column, grown without copies (on one thread the
-    reader writes each row there in place; on more each worker's run of games is copied there
-    once): the peak memory is about the output's. Returns a dict of arrays, one row per
-    position:
+    or a list of them read in order (game numbers go on from one to the next). Read by the C
+    library on ``threads`` threads (0: every CPU) with the GIL released, into one array per
+    column, grown without copies (on one thread the reader writes each row there in place; on
+    more each worker's run of games is copied there once): the peak memory is about the
+    output's. Returns a dict of arrays, one row per position:
 
     - ``pieces`` (n, 12) uint64: the bitboards in the order attack_planes_from_bitboards takes
-      (white P N B R Q K, then black); ``stm`` bool (True: black to move); ``castling`` uint64
-      (the rooks that may still castle, python-chess's castling_rights); ``ep`` int8 (the
-      en-passant square, -1 for none); ``halfmove``, ``fullmove`` uint32;
-    - ``game`` int64 (the game's index in the input, plus first_game), ``ply`` uint32,
-      ``move`` uint16 (the library's 16-bit move), ``uci`` (with uci=True: bytes, 'S6');
-    - ``result`` int8: the game's result from the side to move's view, +1 won, 0 drawn, -1
-      lost, RESULT_UNKNOWN (-128) for "*";
-    - ``eval`` float32: the [%eval] of the move's comment in pawns from the side to move's
-      view, NaN where there is none; a mate in N for the side to move is 1000 - N, against it
-      -(1000 - N); ``clock`` float32: the [%clk] in seconds, NaN where there is none;
+      (white P N B R Q K, then black); ``turn`` bool (True: White to move, as Board.turn and
+      dirfill.WHITE); ``castling`` uint64 (the rooks that may still castle, python-chess's
+      castling_rights); ``ep`` int8 (the en-passant square, -1 for none); ``halfmove``,
+      ``fullmove`` uint32;
+    - ``game`` int64 (the game's index in the input, plus first_game), ``ply`` uint32 (0: the
+      position before the game's first move), ``move`` uint16 (the library's 16-bit move played
+      from the position), ``uci`` (with uci=True: bytes, 'S6');
+    - ``result`` int8: the game's result, +1 White won, 0 drawn, -1 Black won, RESULT_UNKNOWN
+      (-128) for "*";
+    - ``eval`` float32: the [%eval] of the move's comment in pawns, as PGN writes it (White's
+      view), NaN where there is none; a mate in N for White is 1000 - N, for Black -(1000 - N);
+      ``clock`` float32: the move's [%clk] (the mover's time left after it) in seconds, NaN
+      where there is none;
 
     and ``headers`` (a dict: game index -> dict of its tags), ``errors`` (a list of (game,
     message, line) of the games that could not be read: they give no rows), ``skipped``
     (a list of (game, reason): games of other variants), ``warnings`` (a list of (game,
-    message): what was read but not kept, a repeated tag's later values) and ``stats`` (a dict:
-    games, errors, skipped, filtered, plies, bytes). ``where``: a tag filter as read_pgn takes
-    it; a filtered game gives nothing but is counted (``stats["filtered"]``) and keeps its
-    number. The planes of the rows: ``attack_planes_from_bitboards(p["pieces"], p["stm"],
+    message): what was read but not kept, a repeated tag's later values) and ``stats`` (a dict
+    in ``dirfill pgn``'s words: ``games``, every game found, = ``kept`` + ``filtered`` +
+    ``errors`` + ``skipped``; ``positions``, the positions of the kept games; ``bytes``).
+
+    ``view="side_to_move"`` gives ``result`` and ``eval`` from the side to move's view (+1: the
+    side to move won; a mate for it is positive), as training a value for the player to move
+    wants them; the default ``"white"`` gives them as PGN and ``dirfill pgn --json`` write them.
+    ``where``: a game filter as read_pgn takes it; a filtered game gives nothing but is counted
+    (``stats["filtered"]``) and keeps its number. Per-position filters keep only the rows that
+    pass them all (each row keeps its game and ply): ``min_ply`` and ``max_ply`` (0 is the
+    position before the first move), ``min_clock`` (seconds the side to move has left: the
+    [%clk] after its own last move, or TimeControl's base before it has moved; a position
+    without one does not pass), ``require_eval`` (the move has an [%eval]); ``stats`` still
+    counts every position of the kept games. The rule is the library's df_pgn_position_passes,
+    as ``dirfill pgn --json --positions --min-ply N ...`` writes its rows.
+
+    The planes of the rows: ``attack_planes_from_bitboards(p["pieces"], turn=p["turn"],
     castling=p["castling"], ep=p["ep"])``. Ctrl-C raises KeyboardInterrupt within a few tens
     of milliseconds, also while the reader waits on a pipe. ``byte_range=(start, end)`` reads
     that part of a regular file (pgn_split or pgn_cuts give such parts; give its first_game
     too); the lines of its errors are the file's: ``first_line`` is the line it begins on
     (pgn_cuts gives it), or None to count the lines before it (reading the file up to start).
+    A source that cannot be read to its end raises :class:`SourceError` once the others are
+    read; its ``positions`` holds this dict, every row read.
     """
-    return _dirfill._pgn_positions(_specs(source, byte_range, first_game, first_line),
-                                   threads=threads, chess960=chess960, uci=uci, where=where)
+    out = _dirfill._pgn_positions(_specs(source, byte_range, first_game, first_line),
+                                  threads=threads, chess960=chess960, uci=uci, where=where,
+                                  view=view, min_ply=min_ply, max_ply=max_ply,
+                                  min_clock=min_clock, require_eval=require_eval)
+    failed = out.pop("_failed")
+    out = _Renamed(out)
+    out["stats"] = _Renamed(out["stats"])
+    if failed:
+        raise _source_error(failed, out)
+    return out
 
 
 def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=False, where=None,
-                columns=None, uci=False, byte_range=None, first_game=0, first_line=None):
+                columns=None, uci=False, byte_range=None, first_game=0, first_line=None,
+                view="white", min_ply=None, max_ply=None, min_clock=None, require_eval=False):
     """The positions of a PGN source in batches of ``batch_size`` rows, in bounded memory.
 
     An iterator of dicts with the columns of :func:`pgn_positions` (the same names, types and
-    meanings), each exactly ``batch_size`` rows but the last, and what the games say besides:
+    meanings; ``view``, ``min_ply``, ``max_ply``, ``min_clock`` and ``require_eval`` as there),
+    each exactly ``batch_size`` rows but the last, and what the games say besides:
     ``headers`` (game index -> tags: a read-only mapping, decoded into str on first use;
     ``dict()`` of it for a dict), ``errors`` ((game, message, line)), ``skipped`` ((game,
-    reason)) and ``warnings`` ((game, message)) of the games whose first position is in the
-    batch (a game without positions: an error, a skipped or filtered-out variant, a game of no
-    moves, goes with the batch being filled when it ended, a last batch of no rows if need be).
-    ``source`` as for pgn_positions (a list of paths is read in order, game numbers going on).
+    reason)) and ``warnings`` ((game, message)) of the games whose first row is in the
+    batch (a game without rows: an error, a skipped or filtered-out variant, a game of no
+    moves or none that passes the position filters, goes with the batch being filled when it
+    ended, a last batch of no rows if need be). ``source`` as for pgn_positions (a list of
+    paths is read in order, game numbers going on).
 
     The C library reads on its own threads while the caller works: the source is read and
     decompressed on one, the games replayed on ``threads`` workers (0: every CPU), and the
@@ -241,11 +400,17 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
     not by the input. ``planes=True`` adds ``planes``, uint8 (n, len(PLANES), 8, 8), computed on
     ``threads`` threads without the GIL while the reader goes on (castling and en passant
     included, as attack_planes_from_bitboards computes them). ``columns``: the names to keep
-    (default: all; leaving out ``"headers"`` saves recording the tags at all). ``where``: a tag
-    filter as read_pgn takes it. A source that fails (a file object whose read raises, a
-    corrupt .zst) raises its error after the batches read before it. The iterator's ``stats``
-    (a dict as pgn_positions gives) counts the sources read to the end. ``byte_range``,
-    ``first_game`` and ``first_line`` as for pgn_positions (a part from pgn_cuts).
+    (default: all; leaving out ``"headers"`` saves recording the tags at all; a name that is no
+    entry of a batch is a ValueError). ``where``: a game filter as read_pgn takes it. The
+    iterator's ``stats`` (a dict as pgn_positions gives) counts the sources read to the end.
+    ``byte_range``, ``first_game`` and ``first_line`` as for pgn_positions (a part from
+    pgn_cuts).
+
+    Errors: a source that cannot be read to its end (missing, unreadable, a corrupt or
+    truncated compressed stream) does not stop the others: every batch of the games read
+    before the failure is given, the next sources are read, and then :class:`SourceError` is
+    raised naming it. An exception of a file object's read() is raised as it is, after the
+    batches read before it, and ends the reading.
 
     Stopping: Ctrl-C raises KeyboardInterrupt, ``close()`` returns and an abandoned iterator is
     freed with the reader stopped within a few tens of milliseconds, also while the reader
@@ -253,33 +418,43 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
     object's read() is waited for; once it returns, it is not called again). Any thread may
     ``close()`` the iterator, any number of times; threads that share it get distinct batches.
     """
+    columns = _check_columns(columns, _BATCH_ENTRIES)
     it = _dirfill._pgn_batches(_specs(source, byte_range, first_game, first_line), batch_size,
                                threads=threads, planes=planes, chess960=chess960, uci=uci,
                                where=where, headers=columns is None or "headers" in columns,
-                               lazy_headers=True)
+                               lazy_headers=True, view=view, min_ply=min_ply, max_ply=max_ply,
+                               min_clock=min_clock, require_eval=require_eval)
     return _Batches(it, columns)
 
 
 class _Batches:
     """pgn_batches' iterator: the tags of each batch as a _Headers mapping, only the columns
-    asked for kept."""
+    asked for kept; once the reader is done, the sources it could not read as SourceError."""
 
     def __init__(self, it, columns):
         self._it, self._keep = it, None if columns is None else set(columns)
+        self._over = False
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        batch = next(self._it)
+        try:
+            batch = next(self._it)
+        except StopIteration:
+            failed = None if self._over else self._it.failures
+            self._over = True
+            if failed:
+                raise _source_error(failed) from None
+            raise
         batch["headers"] = _Headers(batch.pop("_tags"))
         if self._keep is None:
-            return batch
-        return {k: v for k, v in batch.items() if k in self._keep}
+            return _Renamed(batch)
+        return _Renamed((k, v) for k, v in batch.items() if k in self._keep)
 
     @property
     def stats(self):
-        return self._it.stats
+        return _Renamed(self._it.stats)
 
     def close(self):
         self._it.close()

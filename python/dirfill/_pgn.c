@@ -44,7 +44,12 @@ static PyObject *headers_list(const df_pgn_game *g)
 
 typedef struct {
     PyObject_HEAD df_pgn_reader *reader;
+    PyObject *sources;      /* a sequence, read in order */
+    Py_ssize_t next_source; /* the one being read (while open) or next */
+    bool open;              /* src is open */
     dfpy_source src;
+    unsigned flags;
+    uint64_t base; /* the number of the current source's first game */
     char *block;
     PyObject *queue; /* games read, not yet returned */
     Py_ssize_t next;
@@ -52,6 +57,8 @@ typedef struct {
     PyObject *uci, *san, *eval, *clock; /* lists of the game in progress */
     df_pgn_filter *filter;
     bool failed;
+    PyObject *failures;                      /* the sources not read to their end */
+    PyObject *exc_type, *exc_value, *exc_tb; /* raised once the games before it are given */
 } GamesObject;
 
 static PyTypeObject Games_Type;
@@ -127,23 +134,65 @@ static df_pgn_action games_end(void *ctx, const df_pgn_game *g)
     return self->failed ? DF_PGN_STOP : DF_PGN_READ;
 }
 
+/* Holds the exception set, raised once the games read before it are given; reading is over. */
+static void games_hold_exception(GamesObject *self)
+{
+    self->finished = true;
+    if (!self->exc_type) PyErr_Fetch(&self->exc_type, &self->exc_value, &self->exc_tb);
+    PyErr_Clear();
+}
+
+/* The current source read to its end or to a failure: its last game finished, its games
+ * counted for the next source's numbers. */
+static void games_close_source(GamesObject *self, const df_pgn_visitor *v)
+{
+    df_pgn_finish(self->reader, v);
+    self->base += df_pgn_reader_stats(self->reader).games;
+    dfpy_source_close(&self->src);
+    self->open = false;
+    self->next_source++;
+}
+
+/* Opens the next source (false: none is left, or the run must stop). */
+static bool games_open_next(GamesObject *self)
+{
+    while (self->next_source < PySequence_Fast_GET_SIZE(self->sources)) {
+        PyObject *obj = PySequence_Fast_GET_ITEM(self->sources, self->next_source);
+        if (dfpy_source_open(&self->src, obj, NULL) == 0) {
+            df_pgn_reader_reset(self->reader, self->flags, self->base, 1, 0);
+            return self->open = true;
+        }
+        if (dfpy_open_failed(self->failures, (long)self->next_source, obj) < 0) {
+            games_hold_exception(self);
+            return false;
+        }
+        self->next_source++;
+    }
+    return false;
+}
+
 static PyObject *Games_next(GamesObject *self)
 {
     const df_pgn_visitor v = {games_begin, games_ply, games_end, self};
     while (self->next == PyList_GET_SIZE(self->queue) && !self->finished) {
         PyList_SetSlice(self->queue, 0, self->next, NULL);
         self->next = 0;
-        const long n = df_pgn_source_read(self->src.source, self->block, BLOCK);
-        df_status s;
-        if (n < 0) {
+        if (!self->open && !games_open_next(self)) {
             self->finished = true;
-            df_pgn_finish(self->reader, &v);
-            dfpy_source_error(&self->src);
-            return NULL;
+            break;
         }
-        s = n ? df_pgn_feed(self->reader, self->block, (size_t)n, &v)
-              : df_pgn_finish(self->reader, &v);
-        if (n == 0) self->finished = true;
+        const long n = df_pgn_source_read(self->src.source, self->block, BLOCK);
+        df_status s = DF_OK;
+        if (n < 0) {
+            /* The games before the failure are given, then the next source is read. */
+            if (dfpy_read_failed(&self->src, (long)self->next_source, self->failures) < 0)
+                games_hold_exception(self);
+            games_close_source(self, &v);
+        } else if (n == 0) {
+            games_close_source(self, &v);
+        } else {
+            s = df_pgn_feed(self->reader, self->block, (size_t)n, &v);
+        }
         if (self->failed || s != DF_OK) {
             self->finished = true;
             if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -151,10 +200,16 @@ static PyObject *Games_next(GamesObject *self)
         }
         if (dfpy_check_signals() < 0) return NULL;
     }
-    if (self->next == PyList_GET_SIZE(self->queue)) return NULL; /* StopIteration */
-    PyObject *game = PyList_GET_ITEM(self->queue, self->next++);
-    Py_INCREF(game);
-    return game;
+    if (self->next < PyList_GET_SIZE(self->queue)) {
+        PyObject *game = PyList_GET_ITEM(self->queue, self->next++);
+        Py_INCREF(game);
+        return game;
+    }
+    if (self->exc_type) {
+        PyErr_Restore(self->exc_type, self->exc_value, self->exc_tb);
+        self->exc_type = self->exc_value = self->exc_tb = NULL;
+    }
+    return NULL; /* StopIteration, or the exception held */
 }
 
 static void Games_dealloc(GamesObject *self)
@@ -163,6 +218,11 @@ static void Games_dealloc(GamesObject *self)
     df_pgn_filter_free(self->filter);
     dfpy_source_close(&self->src);
     free(self->block);
+    Py_XDECREF(self->sources);
+    Py_XDECREF(self->failures);
+    Py_XDECREF(self->exc_type);
+    Py_XDECREF(self->exc_value);
+    Py_XDECREF(self->exc_tb);
     Py_XDECREF(self->queue);
     Py_XDECREF(self->uci);
     Py_XDECREF(self->san);
@@ -170,6 +230,17 @@ static void Games_dealloc(GamesObject *self)
     Py_XDECREF(self->clock);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
+
+static PyObject *Games_failures(GamesObject *self, void *unused)
+{
+    (void)unused;
+    return PyList_GetSlice(self->failures, 0, PY_SSIZE_T_MAX);
+}
+
+static PyGetSetDef Games_getset[] = {
+    {"failures", (getter)Games_failures, NULL,
+     "The sources not read to their end so far: a list of (index, name, errno, reason).", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
 
 static PyObject *Games_iter(PyObject *self)
 {
@@ -184,33 +255,37 @@ static PyTypeObject Games_Type = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_iter = Games_iter,
     .tp_iternext = (iternextfunc)Games_next,
+    .tp_getset = Games_getset,
 };
 
-/* _pgn_games(source, chess960=False, where=None) -> iterator of tuples (read_pgn makes Games of
- * them) */
+/* _pgn_games(sources, chess960=False, where=None) -> iterator of tuples (read_pgn makes Games of
+ * them): the sources read in order, game numbers going on from one to the next; a source that
+ * cannot be read to its end is noted in the iterator's failures and the next one is read. */
 static PyObject *py_pgn_games(PyObject *unused, PyObject *args, PyObject *kw)
 {
     (void)unused;
-    static char *names[] = {"source", "chess960", "where", NULL};
-    PyObject *source, *where = NULL;
+    static char *names[] = {"sources", "chess960", "where", NULL};
+    PyObject *sources, *where = NULL;
     int chess960 = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$pO", names, &source, &chess960, &where))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$pO", names, &sources, &chess960, &where))
         return NULL;
     GamesObject *self = (GamesObject *)Games_Type.tp_alloc(&Games_Type, 0);
     if (!self) return NULL;
-    if (dfpy_filter(where, &self->filter) < 0 || dfpy_source_open(&self->src, source, NULL) < 0) {
+    self->flags = chess960 ? DF_PGN_CHESS960 : DF_PGN_STANDARD;
+    if (dfpy_filter(where, &self->filter) < 0 ||
+        !(self->sources = PySequence_Fast(sources, "sources must be a list"))) {
         Py_DECREF(self);
         return NULL;
     }
     self->reader = df_pgn_reader_new();
     self->block = malloc(BLOCK);
     self->queue = PyList_New(0);
-    if (!self->reader || !self->block || !self->queue) {
+    self->failures = PyList_New(0);
+    if (!self->reader || !self->block || !self->queue || !self->failures) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
     df_pgn_reader_set_filter(self->reader, self->filter);
-    df_pgn_reader_reset(self->reader, chess960 ? DF_PGN_CHESS960 : DF_PGN_STANDARD, 0, 1, 0);
     return (PyObject *)self;
 }
 

@@ -290,29 +290,33 @@ static PyArrayObject *bitboard_column(PyObject *in, const char *name, int ndim, 
     return copy;
 }
 
-/* stm as a new uint8 copy: booleans, or integers 0 and 1 only (True: black to move). */
-static PyArrayObject *stm_column(PyObject *in, npy_intp n)
+/* turn (booleans, or integers 0 and 1 only; True: White to move, as Board.turn) as a new uint8
+ * copy of the library's side to move (df_color: 0 White, 1 Black). */
+static PyArrayObject *stm_of_turn(PyObject *in, npy_intp n)
 {
     PyArrayObject *a = (PyArrayObject *)PyArray_FROM_O(in), *copy = NULL;
     if (!a) return NULL;
     if (!PyArray_ISBOOL(a) && !PyArray_ISINTEGER(a)) {
-        PyErr_Format(PyExc_TypeError, "stm must be bool (True: black to move) or 0/1, not %s",
+        PyErr_Format(PyExc_TypeError,
+                     "turn must be bool (True: White to move, as Board.turn) or 0/1, not %s",
                      PyArray_DESCR(a)->typeobj->tp_name);
     } else if (PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != n) {
-        PyErr_Format(PyExc_ValueError, "stm must have shape (%zd,)", (Py_ssize_t)n);
+        PyErr_Format(PyExc_ValueError, "turn must have shape (%zd,)", (Py_ssize_t)n);
     } else {
         copy = (PyArrayObject *)PyArray_FROMANY((PyObject *)a, NPY_INT64, 1, 1,
                                                 NPY_ARRAY_IN_ARRAY | NPY_ARRAY_ENSURECOPY |
                                                     NPY_ARRAY_FORCECAST);
-        const int64_t *v = copy ? (const int64_t *)PyArray_DATA(copy) : NULL;
-        for (npy_intp i = 0; v && i < n; i++)
+        int64_t *v = copy ? (int64_t *)PyArray_DATA(copy) : NULL;
+        for (npy_intp i = 0; v && i < n; i++) {
             if (v[i] != 0 && v[i] != 1) {
                 PyErr_Format(PyExc_ValueError,
-                             "stm[%zd] is %lld: 0/False (white) or 1/True "
-                             "(black) only",
+                             "turn[%zd] is %lld: 1/True (White to move) or 0/False (Black) only",
                              (Py_ssize_t)i, (long long)v[i]);
                 Py_CLEAR(copy);
+                break;
             }
+            v[i] = 1 - v[i];
+        }
         if (copy) {
             PyArrayObject *u8 = (PyArrayObject *)PyArray_FROMANY(
                 (PyObject *)copy, NPY_UINT8, 1, 1, NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
@@ -354,17 +358,17 @@ static PyArrayObject *ep_column(PyObject *in, npy_intp n)
     return copy;
 }
 
-/* _planes_from_rows(pieces, stm, threads=0, *, castling=None, ep=None, chess960=False,
+/* _planes_from_rows(pieces, turn, threads=0, *, castling=None, ep=None, chess960=False,
  * out=None) -> (planes, ok) */
 static PyObject *py_planes_from_rows(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *names[] = {"pieces", "stm", "threads", "castling", "ep", "chess960", "out", NULL};
-    PyObject *pieces_in, *stm_in, *threads_arg = NULL, *castling_in = NULL, *ep_in = NULL,
-                                  *out = NULL;
+    static char *names[] = {"pieces", "turn", "threads", "castling", "ep", "chess960", "out", NULL};
+    PyObject *pieces_in, *turn_in, *threads_arg = NULL, *castling_in = NULL, *ep_in = NULL,
+                                   *out = NULL;
     int chess960 = 0;
     unsigned threads;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O$OOpO", names, &pieces_in, &stm_in,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O$OOpO", names, &pieces_in, &turn_in,
                                      &threads_arg, &castling_in, &ep_in, &chess960, &out) ||
         dfpy_threads(threads_arg, &threads) < 0)
         return NULL;
@@ -373,7 +377,7 @@ static PyObject *py_planes_from_rows(PyObject *self, PyObject *args, PyObject *k
     pieces = bitboard_column(pieces_in, "pieces", 2, 12);
     if (!pieces) goto fail;
     const npy_intp n = PyArray_DIM(pieces, 0);
-    if (!(stm = stm_column(stm_in, n))) goto fail;
+    if (!(stm = stm_of_turn(turn_in, n))) goto fail;
     if (castling_in && castling_in != Py_None) {
         if (!(castling = bitboard_column(castling_in, "castling", 1, 0))) goto fail;
         if (PyArray_DIM(castling, 0) != n) {
@@ -383,7 +387,7 @@ static PyObject *py_planes_from_rows(PyObject *self, PyObject *args, PyObject *k
     }
     if (ep_in && ep_in != Py_None && !(ep = ep_column(ep_in, n))) goto fail;
     if (new_outputs(n, out, &planes, &ok) < 0 || refuse_overlap(planes, pieces_in, "pieces") < 0 ||
-        refuse_overlap(planes, stm_in, "stm") < 0 ||
+        refuse_overlap(planes, turn_in, "turn") < 0 ||
         refuse_overlap(planes, castling_in, "castling") < 0 ||
         refuse_overlap(planes, ep_in, "ep") < 0)
         goto fail;

@@ -328,7 +328,7 @@ int dfpy_rows_to_dict(dfpy_rows *c, PyObject *out)
         size_t bytes;
     } cols[] = {
         {"pieces", rows.pieces, 2, NPY_UINT64, 96},
-        {"stm", rows.stm, 1, NPY_BOOL, 1},
+        {"turn", rows.turn, 1, NPY_BOOL, 1},
         {"castling", rows.castling, 1, NPY_UINT64, 8},
         {"ep", rows.ep, 1, NPY_INT8, 1},
         {"halfmove", rows.halfmove, 1, NPY_UINT32, 4},
@@ -602,13 +602,93 @@ PyObject *dfpy_decode_headers(PyObject *unused, PyObject *arg)
     return headers;
 }
 
+/* ---- what the sinks write ---- */
+
+/* A ply bound from a Python integer (not a bool): 0 to 2^32 - 1. -1 with an exception. */
+static int ply_bound(PyObject *o, const char *name, uint32_t *out)
+{
+    if (PyBool_Check(o) || !PyIndex_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int (a ply), not %.80s", name,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    PyObject *n = PyNumber_Index(o);
+    int overflow = 0;
+    const long long v = n ? PyLong_AsLongLongAndOverflow(n, &overflow) : -1;
+    Py_XDECREF(n);
+    if (!n) return -1;
+    if (overflow || v < 0 || v > (long long)UINT32_MAX) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s must be a ply from 0 to %lu (ply 0: the position before the first move), "
+                     "not %R",
+                     name, (unsigned long)UINT32_MAX, o);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int dfpy_write_options_parse(dfpy_write_options *o, df_pgn_position_filter *filter, PyObject *view,
+                             PyObject *min_ply, PyObject *max_ply, PyObject *min_clock,
+                             int require_eval)
+{
+    memset(filter, 0, sizeof *filter);
+    o->positions = NULL;
+    o->side_to_move = false;
+    if (view && view != Py_None) {
+        const char *v = PyUnicode_Check(view) ? PyUnicode_AsUTF8(view) : NULL;
+        if (v && !strcmp(v, "side_to_move"))
+            o->side_to_move = true;
+        else if (!v || strcmp(v, "white")) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError,
+                         "view must be \"white\" (eval and result as PGN writes them, White's "
+                         "view) or \"side_to_move\", not %R",
+                         view);
+            return -1;
+        }
+    }
+    if (min_ply && min_ply != Py_None) {
+        if (ply_bound(min_ply, "min_ply", &filter->min_ply) < 0) return -1;
+        filter->conditions |= DF_PGN_MIN_PLY;
+    }
+    if (max_ply && max_ply != Py_None) {
+        if (ply_bound(max_ply, "max_ply", &filter->max_ply) < 0) return -1;
+        filter->conditions |= DF_PGN_MAX_PLY;
+    }
+    if ((filter->conditions & DF_PGN_MIN_PLY) && (filter->conditions & DF_PGN_MAX_PLY) &&
+        filter->min_ply > filter->max_ply) {
+        PyErr_Format(PyExc_ValueError, "min_ply %lu is above max_ply %lu: no position would pass",
+                     (unsigned long)filter->min_ply, (unsigned long)filter->max_ply);
+        return -1;
+    }
+    if (min_clock && min_clock != Py_None) {
+        const double v = PyBool_Check(min_clock) || !PyNumber_Check(min_clock)
+                             ? -1.0
+                             : PyFloat_AsDouble(min_clock);
+        if (v == -1.0 && PyErr_Occurred()) PyErr_Clear();
+        if (!(v >= 0 && v <= 1e12)) { /* NaN fails too */
+            PyErr_Format(PyExc_ValueError,
+                         "min_clock must be seconds, 0 or more (an int or a float), not %R",
+                         min_clock);
+            return -1;
+        }
+        filter->min_clock = v;
+        filter->conditions |= DF_PGN_MIN_CLOCK;
+    }
+    if (require_eval) filter->conditions |= DF_PGN_REQUIRE_EVAL;
+    if (filter->conditions) o->positions = filter;
+    return 0;
+}
+
 /* ---- sinks ---- */
 
-void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, bool headers, const bool *stop)
+void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, const dfpy_write_options *write,
+                         const bool *stop)
 {
     memset(p, 0, sizeof *p);
     p->with_uci = with_uci;
-    p->headers = headers;
+    p->write = write;
     p->stop = stop;
     pthread_mutex_init(&p->lock, NULL);
 }
@@ -640,7 +720,7 @@ void *dfpy_sink_open(void *ctx)
     if (!s && (s = calloc(1, sizeof *s))) s->rows.with_uci = o->with_uci;
     if (s) {
         s->stop = o->stop;
-        s->headers = o->headers;
+        s->write = o->write;
     }
     return s;
 }
@@ -654,6 +734,7 @@ void dfpy_sink_drop(void *ctx, void *p)
         return;
     }
     s->rows.n = s->game_start = s->rec.len = 0;
+    s->positions = 0;
     pthread_mutex_lock(&o->lock);
     const bool kept = o->nspare < DFPY_SPARE_SINKS;
     if (kept) o->spare[o->nspare++] = s;
@@ -680,7 +761,7 @@ df_pgn_action dfpy_sink_begin(void *ctx, const df_pgn_game *g)
     dfpy_sink *s = ctx;
     s->game_start = s->rows.n;
     s->warned = false;
-    for (uint32_t i = 0; s->headers && i < g->ntags; i++)
+    for (uint32_t i = 0; s->write->headers && i < g->ntags; i++)
         dfpy_record(&s->rec, 'H', g->index, g->tags[i].name, g->tags[i].name_len, g->tags[i].value,
                     g->tags[i].value_len);
     record_warning(s, g);
@@ -703,13 +784,16 @@ df_pgn_action dfpy_sink_end(void *ctx, const df_pgn_game *g)
             dfpy_record(&s->rec, 'S', g->index, g->skipped, strlen(g->skipped), "", 0);
         }
     } else {
-        /* The result from each position's side to move: +1 won, 0 drawn, -1 lost. */
+        /* The result from White's view, +1 won, 0 drawn, -1 lost; from the side to move's, negated
+         * where Black is to move. */
         const int8_t white = g->result == DF_RESULT_WHITE_WINS   ? 1
                              : g->result == DF_RESULT_BLACK_WINS ? -1
                              : g->result == DF_RESULT_DRAW       ? 0
                                                                  : -128;
+        const bool flip = s->write->side_to_move && white != -128;
         for (size_t i = s->game_start; i < c->n; i++)
-            c->result[i] = white == -128 ? white : c->stm[i] ? (int8_t)-white : white;
+            c->result[i] = flip && !c->turn[i] ? (int8_t)-white : white;
+        s->positions += g->plies;
     }
     s->game_start = c->n;
     return stopped(s) ? DF_PGN_STOP : DF_PGN_READ;

@@ -16,7 +16,7 @@
 /* The columns of n rows. */
 typedef struct {
     uint64_t *pieces, *castling;
-    uint8_t *stm;
+    uint8_t *turn; /* 1 when White is to move (Python's turn, as Board.turn) */
     int8_t *ep, *result;
     uint32_t *halfmove, *fullmove, *ply;
     int64_t *game;
@@ -32,7 +32,7 @@ typedef struct {
 
 /* clang-format off */
 #define DFPY_COLUMN_FIELDS(X)                                                                      \
-    X(pieces, 12) X(castling, 1) X(stm, 1) X(ep, 1) X(result, 1) X(halfmove, 1) X(fullmove, 1)     \
+    X(pieces, 12) X(castling, 1) X(turn, 1) X(ep, 1) X(result, 1) X(halfmove, 1) X(fullmove, 1)     \
     X(ply, 1) X(game, 1) X(move, 1) X(eval, 1) X(clock, 1)
 /* clang-format on */
 
@@ -87,6 +87,20 @@ int dfpy_records_to_dict(const dfpy_records *r, PyObject *out, bool lazy_headers
 /* _decode_headers(bytes) -> {game: {tag: value}}: the tags of records as "_tags" holds them. */
 PyObject *dfpy_decode_headers(PyObject *unused, PyObject *records);
 
+/* What the sinks write: the tags or not, whose view the evaluations and results take, which
+ * positions (the library's per-position filter). Set up before a read, read-only during it. */
+typedef struct {
+    bool headers;      /* record the games' tags */
+    bool side_to_move; /* eval and result from the side to move's view, else White's */
+    const df_pgn_position_filter *positions; /* NULL: every position */
+} dfpy_write_options;
+
+/* The options of view=, min_ply=, max_ply=, min_clock= and require_eval= (each NULL or None when
+ * not given) into *o, its filter in *filter: 0, or -1 with ValueError or TypeError. */
+int dfpy_write_options_parse(dfpy_write_options *o, df_pgn_position_filter *filter, PyObject *view,
+                             PyObject *min_ply, PyObject *max_ply, PyObject *min_clock,
+                             int require_eval);
+
 /* One run of games as a worker fills it: its rows and records, game numbers from 0 in the run. */
 typedef struct {
     dfpy_rows rows;
@@ -99,7 +113,9 @@ typedef struct {
     df_bb castling_rooks;
     dfpy_records rec;
     const bool *stop; /* the pool's: set, the sink's game stops at its next callback */
-    bool headers;     /* the pool's: record the tags */
+    const dfpy_write_options *write; /* the pool's */
+    df_pgn_clocks clocks;            /* the current game's, for the position filter */
+    uint64_t positions; /* of the kept games (the program's word), since it was taken */
     bool failed;
 } dfpy_sink;
 
@@ -107,9 +123,10 @@ typedef struct {
  * pages are mapped. */
 enum { DFPY_SPARE_SINKS = 10 };
 typedef struct {
-    bool with_uci, headers; /* headers: record the games' tags */
-    const bool *stop;       /* NULL, or set (atomically) when the read must stop */
-    pthread_mutex_t lock;   /* open may be called on any thread */
+    bool with_uci;
+    const dfpy_write_options *write;
+    const bool *stop;     /* NULL, or set (atomically) when the read must stop */
+    pthread_mutex_t lock; /* open may be called on any thread */
     dfpy_sink *spare[DFPY_SPARE_SINKS];
     int nspare;
 } dfpy_sink_pool;
@@ -117,7 +134,8 @@ typedef struct {
 /* Whether a sink ran out of memory (it stops at its next callback). */
 bool dfpy_sink_failed(const dfpy_sink *s);
 
-void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, bool headers, const bool *stop);
+void dfpy_sink_pool_init(dfpy_sink_pool *p, bool with_uci, const dfpy_write_options *write,
+                         const bool *stop);
 /* Frees the spare sinks (the pool stays usable). */
 void dfpy_sink_pool_drain(dfpy_sink_pool *p);
 void dfpy_sink_pool_free(dfpy_sink_pool *p);
@@ -127,11 +145,14 @@ void dfpy_sink_drop(void *pool, void *sink);
 df_pgn_action dfpy_sink_begin(void *sink, const df_pgn_game *g);
 df_pgn_action dfpy_sink_end(void *sink, const df_pgn_game *g);
 
-/* The visitor's ply: a row. Inline: the serial reader's visitor calls it once a position, where
- * the call's own cost is not small beside the row's. */
+/* The visitor's ply: a row, when the position passes the filter. Inline: the serial reader's
+ * visitor calls it once a position, where the call's own cost is not small beside the row's. */
 static inline void dfpy_sink_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
 {
     dfpy_sink *s = ctx;
+    const dfpy_write_options *w = s->write;
+    /* Asked at every ply, in order: the filter follows the clocks from ply 0 on. */
+    if (w->positions && !df_pgn_position_passes(w->positions, &s->clocks, g, p)) return;
     dfpy_rows *c = &s->rows;
     if (c->n == c->cap && !dfpy_rows_reserve(c, c->n + 1)) return;
     const size_t i = c->n++;
@@ -149,15 +170,15 @@ static inline void dfpy_sink_ply(void *ctx, const df_pgn_game *g, const df_pgn_p
     }
     c->castling[i] = s->castling_rooks;
     const df_color stm = df_board_stm(b);
-    c->stm[i] = (uint8_t)stm;
+    c->turn[i] = stm == DF_WHITE;
     c->ep[i] = (int8_t)(b->ep < 64 ? b->ep : -1);
     c->halfmove[i] = b->halfmove;
     c->fullmove[i] = b->fullmove;
     c->ply[i] = p->ply;
     c->game[i] = (int64_t)g->index;
     c->move[i] = p->move;
-    /* The side to move's view: White's figures negated for Black. */
-    const float sign = stm == DF_WHITE ? 1.0f : -1.0f;
+    /* PGN's figures are White's; the side to move's view negates them for Black. */
+    const float sign = w->side_to_move && stm == DF_BLACK ? -1.0f : 1.0f;
     if (p->eval_kind == DF_PGN_EVAL_PAWNS)
         c->eval[i] = sign * (float)p->pawns;
     else if (p->eval_kind == DF_PGN_EVAL_MATE)

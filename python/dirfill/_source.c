@@ -223,3 +223,67 @@ void dfpy_source_error(dfpy_source *s)
     else
         PyErr_Format(PyExc_OSError, "%s", why);
 }
+
+/* A path's str for its errors (path_name when the source has one already). */
+static PyObject *path_name_of(PyObject *obj, PyObject *path_name)
+{
+    if (path_name) {
+        Py_INCREF(path_name);
+        return path_name;
+    }
+    PyObject *p = PyOS_FSPath(obj);
+    if (p && PyBytes_Check(p))
+        Py_SETREF(p, PyUnicode_DecodeFSDefaultAndSize(PyBytes_AS_STRING(p), PyBytes_GET_SIZE(p)));
+    return p;
+}
+
+static int note_failure(PyObject *failures, long index, PyObject *name, PyObject *err,
+                        PyObject *reason)
+{
+    PyObject *item =
+        name && reason ? Py_BuildValue("(lOOO)", index, name, err ? err : Py_None, reason) : NULL;
+    const int r = item ? PyList_Append(failures, item) : -1;
+    Py_XDECREF(item);
+    return r;
+}
+
+int dfpy_open_failed(PyObject *failures, long index, PyObject *obj)
+{
+    if (!PyErr_ExceptionMatches(PyExc_OSError)) return -1;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *err = value ? PyObject_GetAttrString(value, "errno") : NULL,
+             *why = value ? PyObject_GetAttrString(value, "strerror") : NULL,
+             *name = path_name_of(obj, NULL);
+    if (why == Py_None) Py_SETREF(why, PyObject_Str(value));
+    const int r = note_failure(failures, index, name, err, why);
+    Py_XDECREF(err);
+    Py_XDECREF(why);
+    Py_XDECREF(name);
+    if (r < 0) { /* out of memory: the open's own error is raised */
+        PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+        return -1;
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    return 0;
+}
+
+int dfpy_read_failed(dfpy_source *s, long index, PyObject *failures)
+{
+    if (s->exc_type) {
+        PyErr_Restore(s->exc_type, s->exc_value, s->exc_tb);
+        s->exc_type = s->exc_value = s->exc_tb = NULL;
+    }
+    if (PyErr_Occurred()) return -1;
+    const char *why = s->source ? df_pgn_source_error(s->source) : NULL;
+    if (!why) why = "cannot read the input";
+    /* Only a path's source fails without an exception: a file object's failure is its own. */
+    PyObject *reason = PyUnicode_DecodeUTF8(why, (Py_ssize_t)strlen(why), "replace");
+    const int r = note_failure(failures, index, s->name ? s->name : Py_None, NULL, reason);
+    Py_XDECREF(reason);
+    return r;
+}

@@ -37,4 +37,16 @@ void dfpy_source_close(dfpy_source *s);
  * an OSError naming the path and the problem. */
 void dfpy_source_error(dfpy_source *s);
 
+/* A source that cannot be read to its end, noted in failures (a list) as (index, name, errno,
+ * reason) for dirfill.SourceError, which the readers raise once every other source is read:
+ * name is the path (only a path's source fails so: data never does, and a file object's
+ * failure is an exception of its own), errno the system's (None when the library found the
+ * fault: a corrupt or truncated compressed stream). With the GIL.
+ * After dfpy_source_open failed: its OSError (a path that cannot be opened) is noted (0); any
+ * other exception stays set (-1: a source of no usable type, a byte range that cannot be). */
+int dfpy_open_failed(PyObject *failures, long index, PyObject *obj);
+/* After a read of s failed: the file object's own exception stays set (-1: it is raised as it
+ * is), else the source's fault is noted (0; -1 when out of memory). */
+int dfpy_read_failed(dfpy_source *s, long index, PyObject *failures);
+
 #endif

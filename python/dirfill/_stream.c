@@ -114,6 +114,8 @@ typedef struct {
     dfpy_sink all;   /* one thread: the reader's visitor writes into it in place */
     prefault *ahead; /* whole: pages faulted in ahead of the rows */
     df_pgn_filter *filter;
+    df_pgn_position_filter position_filter; /* write.positions points here when set */
+    dfpy_write_options write;
     dfpy_sink_pool pool;
     spec *specs;
     size_t nspecs;
@@ -121,10 +123,13 @@ typedef struct {
     df_interrupt interrupt;
     /* the run */
     batch *filling;
-    uint64_t base;      /* the game number of the current source's first game */
-    uint64_t line_base; /* the lines of the current source's file before its first byte */
-    int32_t source;     /* the file number of the current source */
-    df_pgn_stats stats;
+    uint64_t base;             /* the game number of the current source's first game */
+    uint64_t line_base;        /* the lines of the current source's file before its first byte */
+    int32_t source;            /* the file number of the current source */
+    uint64_t source_positions; /* the current source's kept games' positions so far */
+    df_pgn_stats stats;        /* of the sources read to the end (or to their failure) */
+    uint64_t positions;        /* likewise: the positions of their kept games */
+    PyObject *failures; /* the sources that could not be read to the end (dfpy_read_failed) */
     PyObject *exc_type, *exc_value, *exc_tb; /* what stopped the run */
     bool failed, interrupted;
     /* the queue */
@@ -160,7 +165,7 @@ static batch *batch_new(stream *st, size_t rows)
     batch *b = calloc(1, sizeof *b);
     if (!b) return NULL;
     b->sink.stop = &st->stop;
-    b->sink.headers = st->pool.headers;
+    b->sink.write = &st->write;
     if (!dfpy_rows_map(&b->sink.rows, rows, st->with_uci) ||
         (st->with_file && !batch_file_room(b))) {
         batch_free(b);
@@ -249,6 +254,7 @@ static int deliver(void *ctx, void *p, uint64_t first_game)
     stream *st = ctx;
     dfpy_sink *s = p;
     if (s->failed || s->rows.failed || s->rec.failed) return st->failed = true, 1;
+    st->source_positions += s->positions;
     const uint64_t base = st->base + first_game;
     const dfpy_rows *rows = &s->rows;
     if (st->whole) {
@@ -337,8 +343,10 @@ static void batch_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
 {
     stream *st = ctx;
     batch *b = st->filling;
+    const size_t n = b->sink.rows.n;
     dfpy_sink_ply(&b->sink, g, p);
-    if (!b->file || dfpy_sink_failed(&b->sink)) return;
+    /* No row when the position filter left it out (or memory ran out). */
+    if (!b->file || b->sink.rows.n == n) return;
     if (b->sink.rows.cap > b->file_cap && !batch_file_room(b))
         b->sink.failed = true; /* the game stops at its next callback */
     else
@@ -385,6 +393,8 @@ static df_pgn_action batch_end(void *ctx, const df_pgn_game *g)
     stream *st = ctx;
     if (!st->filling) return DF_PGN_STOP; /* begin could not make one */
     const df_pgn_action a = dfpy_sink_end(&st->filling->sink, g);
+    st->source_positions += st->filling->sink.positions;
+    st->filling->sink.positions = 0;
     if (dfpy_sink_failed(&st->filling->sink)) st->failed = true;
     if (a != DF_PGN_READ) return a;
     return batch_split(st) ? DF_PGN_READ : DF_PGN_STOP;
@@ -404,6 +414,8 @@ static df_pgn_action whole_end(void *ctx, const df_pgn_game *g)
 {
     stream *st = ctx;
     const df_pgn_action a = dfpy_sink_end(&st->all, g);
+    st->source_positions += st->all.positions;
+    st->all.positions = 0;
     if (dfpy_sink_failed(&st->all)) st->failed = true;
     if (a != DF_PGN_READ) return a;
     return whole_written(st) ? DF_PGN_STOP : DF_PGN_READ;
@@ -439,53 +451,60 @@ static df_status read_serial(stream *st, df_pgn_source *src, df_pgn_stats *stats
     return status;
 }
 
-/* Reads every source in turn, without the GIL (taken for a moment to open and close them). */
+/* Reads every source in turn, without the GIL (taken for a moment to open and close them). A
+ * source that cannot be read to its end is noted in failures and the next one is read, as
+ * `dirfill pgn` does; a Python exception (a file object's read raised, a source of no usable
+ * type) stops the run. */
 static void run(stream *st)
 {
     const df_pgn_sinks sinks = {
         sink_open, {dfpy_sink_begin, dfpy_sink_ply, dfpy_sink_end, NULL}, deliver, sink_drop, st};
-    df_status status = DF_OK;
-    for (size_t k = 0; k < st->nspecs && status == DF_OK && !st->stop; k++) {
+    for (size_t k = 0; k < st->nspecs && !st->stop; k++) {
+        const spec *sp = &st->specs[k];
         dfpy_source src;
         PyGILState_STATE g = gil_take(st);
-        const int opened = dfpy_source_open(&src, st->specs[k].obj, st->specs[k].range);
-        if (opened < 0) keep_exception(st);
+        const int opened = dfpy_source_open(&src, sp->obj, sp->range);
+        bool stop = opened < 0 && dfpy_open_failed(st->failures, sp->file, sp->obj) < 0;
+        if (stop) keep_exception(st);
         gil_give(st, g);
-        if (opened < 0) {
-            status = DF_ERR_IO;
-            break;
-        }
+        if (stop) break;
+        if (opened < 0) continue;
         src.save = st->save;
         src.own_thread = !st->save;
         st->line_base = src.first_line - 1;
         df_pgn_source_set_interrupt(src.source, &(df_interrupt){stop_requested, st});
-        if (st->specs[k].has_first) st->base = st->specs[k].first_game;
-        st->source = st->specs[k].file;
+        if (sp->has_first) st->base = sp->first_game;
+        st->source = sp->file;
+        st->source_positions = 0;
         df_pgn_stats stats;
         memset(&stats, 0, sizeof stats);
-        status = st->threads == 1 ? read_serial(st, src.source, &stats)
-                                  : df_pgn_read_threaded(src.source, st->flags, st->filter,
-                                                         st->threads, &sinks, &stats);
+        df_status status = st->threads == 1
+                               ? read_serial(st, src.source, &stats)
+                               : df_pgn_read_threaded(src.source, st->flags, st->filter,
+                                                      st->threads, &sinks, &stats);
         pthread_mutex_lock(&st->lock);
         st->stats.games += stats.games;
+        st->stats.kept += stats.kept;
         st->stats.errors += stats.errors;
         st->stats.skipped += stats.skipped;
         st->stats.filtered += stats.filtered;
-        st->stats.plies += stats.plies;
         st->stats.bytes += stats.bytes;
+        st->positions += st->source_positions;
         pthread_mutex_unlock(&st->lock);
         st->base += stats.games;
         g = gil_take(st);
         if (status == DF_ERR_IO && __atomic_load_n(&st->stop, __ATOMIC_RELAXED))
             status = DF_ERR_INTERRUPTED; /* the read was stopped, it did not fail */
         if (status == DF_ERR_IO) {
-            dfpy_source_error(&src);
-            keep_exception(st);
-        } else if (status == DF_ERR_INTERRUPTED) {
-            keep_exception(st); /* a file object's read or a signal handler raised */
+            stop = dfpy_read_failed(&src, sp->file, st->failures) < 0;
+        } else {
+            stop = status != DF_OK; /* a file object's read or a signal handler raised, or the
+                                       sinks ran out of memory */
         }
+        if (stop) keep_exception(st);
         dfpy_source_close(&src);
         gil_give(st, g);
+        if (stop) break;
     }
     /* The last, short batch (the games read before an error too). */
     if (st->filling && !st->stop && (st->filling->sink.rows.n || st->filling->sink.rec.len))
@@ -533,13 +552,24 @@ static int make_specs(stream *st, PyObject *list)
     return status;
 }
 
+/* The keyword arguments of what the rows hold: view= and the position filter's. */
+typedef struct {
+    PyObject *view, *min_ply, *max_ply, *min_clock;
+    int require_eval;
+} row_args;
+
 static int stream_init(stream *st, PyObject *specs, Py_ssize_t batch_size, PyObject *threads,
-                       int chess960, int uci, int headers, PyObject *where)
+                       int chess960, int uci, int headers, PyObject *where, const row_args *rows)
 {
     memset(st, 0, sizeof *st);
     pthread_mutex_init(&st->lock, NULL);
     pthread_cond_init(&st->cond, NULL);
-    dfpy_sink_pool_init(&st->pool, uci, headers, &st->stop);
+    st->write.headers = headers;
+    dfpy_sink_pool_init(&st->pool, uci, &st->write, &st->stop);
+    if (!(st->failures = PyList_New(0)) ||
+        dfpy_write_options_parse(&st->write, &st->position_filter, rows->view, rows->min_ply,
+                                 rows->max_ply, rows->min_clock, rows->require_eval) < 0)
+        return -1;
     st->with_uci = uci;
     st->flags = chess960 ? DF_PGN_CHESS960 : DF_PGN_STANDARD;
     if (batch_size < 1) {
@@ -576,6 +606,7 @@ static void stream_free(stream *st)
     dfpy_rows_free(&st->all.rows);
     free(st->all.rec.text);
     st->all.rec.text = NULL;
+    Py_CLEAR(st->failures);
     Py_CLEAR(st->exc_type);
     Py_CLEAR(st->exc_value);
     Py_CLEAR(st->exc_tb);
@@ -584,12 +615,15 @@ static void stream_free(stream *st)
     pthread_cond_destroy(&st->cond);
 }
 
-static PyObject *stats_dict(const df_pgn_stats *s)
+/* The counts in the program's words and order (its summary line): every game found is one of
+ * kept, filtered, errors and skipped; positions: those of the kept games. */
+static PyObject *stats_dict(const df_pgn_stats *s, uint64_t positions)
 {
-    return Py_BuildValue("{sKsKsKsKsKsK}", "games", (unsigned long long)s->games, "errors",
-                         (unsigned long long)s->errors, "skipped", (unsigned long long)s->skipped,
-                         "filtered", (unsigned long long)s->filtered, "plies",
-                         (unsigned long long)s->plies, "bytes", (unsigned long long)s->bytes);
+    return Py_BuildValue("{sKsKsKsKsKsKsK}", "games", (unsigned long long)s->games, "kept",
+                         (unsigned long long)s->kept, "filtered", (unsigned long long)s->filtered,
+                         "errors", (unsigned long long)s->errors, "skipped",
+                         (unsigned long long)s->skipped, "positions", (unsigned long long)positions,
+                         "bytes", (unsigned long long)s->bytes);
 }
 
 /* ---- pgn_batches: the iterator ---- */
@@ -653,13 +687,18 @@ static void Batches_dealloc(BatchesObject *self)
 static PyObject *batch_planes(BatchesObject *self, const dfpy_rows *c)
 {
     npy_intp shape[4] = {(npy_intp)c->n, DF_PLANES, 8, 8}, n1 = (npy_intp)c->n;
-    PyObject *planes = PyArray_SimpleNew(4, shape, NPY_UINT8), *ok = NULL;
-    if (planes) ok = PyArray_SimpleNew(1, &n1, NPY_BOOL);
-    if (!ok) {
+    PyObject *planes = PyArray_SimpleNew(4, shape, NPY_UINT8),
+             *ok = planes ? PyArray_SimpleNew(1, &n1, NPY_BOOL) : NULL;
+    /* The library's side to move (a df_color: 1 for Black) of each row's turn. */
+    uint8_t *stm = ok ? malloc(c->n ? c->n : 1) : NULL;
+    if (!stm) {
+        if (ok) PyErr_NoMemory();
         Py_XDECREF(planes);
+        Py_XDECREF(ok);
         return NULL;
     }
-    const df_position_rows rows = {c->pieces, c->stm, c->castling, c->ep,
+    for (size_t i = 0; i < c->n; i++) stm[i] = !c->turn[i];
+    const df_position_rows rows = {c->pieces, stm, c->castling, c->ep,
                                    (self->st.flags & DF_PGN_CHESS960) != 0};
     uint8_t *out = PyArray_DATA((PyArrayObject *)planes);
     bool *okp = PyArray_DATA((PyArrayObject *)ok);
@@ -668,6 +707,7 @@ static PyObject *batch_planes(BatchesObject *self, const dfpy_rows *c)
     Py_BEGIN_ALLOW_THREADS
         df_attack_planes_from_rows_mt(out, okp, &rows, n, threads);
     Py_END_ALLOW_THREADS
+    free(stm);
     Py_DECREF(ok);
     return planes;
 }
@@ -759,8 +799,17 @@ static PyObject *Batches_stats(BatchesObject *self, void *unused)
     (void)unused;
     pthread_mutex_lock(&self->st.lock);
     const df_pgn_stats s = self->st.stats;
+    const uint64_t positions = self->st.positions;
     pthread_mutex_unlock(&self->st.lock);
-    return stats_dict(&s);
+    return stats_dict(&s, positions);
+}
+
+static PyObject *Batches_failures(BatchesObject *self, void *unused)
+{
+    (void)unused;
+    /* The list is the run's: a copy, taken once the run is over. */
+    if (!self->joined) return PyList_New(0);
+    return PyList_GetSlice(self->st.failures, 0, PY_SSIZE_T_MAX);
 }
 
 static PyMethodDef Batches_methods[] = {
@@ -769,8 +818,12 @@ static PyMethodDef Batches_methods[] = {
 
 static PyGetSetDef Batches_getset[] = {
     {"stats", (getter)Batches_stats, NULL,
-     "Counts of the sources read to the end so far: games (filtered ones included), errors, "
-     "skipped, filtered, plies, bytes.",
+     "Counts of the sources read to the end so far, in dirfill pgn's words: games (every game "
+     "found), kept, filtered, errors, skipped, positions (of the kept games), bytes.",
+     NULL},
+    {"failures", (getter)Batches_failures, NULL,
+     "The sources that could not be read to their end, once the iterator is over: a list of "
+     "(index, name, errno, reason).",
      NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
@@ -786,24 +839,30 @@ static PyTypeObject Batches_Type = {
 };
 
 /* _pgn_batches(specs, batch_size, *, threads=0, planes=False, chess960=False, uci=False,
- * where=None, file_column=False, headers=True, lazy_headers=False) -> iterator of dicts (with
- * lazy_headers, the tags as "_tags": _decode_headers makes them the "headers" dict) */
+ * where=None, file_column=False, headers=True, lazy_headers=False, view=None, min_ply=None,
+ * max_ply=None, min_clock=None, require_eval=False) -> iterator of dicts (with lazy_headers, the
+ * tags as "_tags": _decode_headers makes them the "headers" dict) */
 static PyObject *py_pgn_batches(PyObject *unused, PyObject *args, PyObject *kw)
 {
     (void)unused;
-    static char *names[] = {"specs", "batch_size",  "threads", "planes",       "chess960", "uci",
-                            "where", "file_column", "headers", "lazy_headers", NULL};
+    static char *names[] = {"specs",    "batch_size",   "threads",      "planes",
+                            "chess960", "uci",          "where",        "file_column",
+                            "headers",  "lazy_headers", "view",         "min_ply",
+                            "max_ply",  "min_clock",    "require_eval", NULL};
     PyObject *specs, *threads = NULL, *where = NULL;
     Py_ssize_t batch_size;
     int planes = 0, chess960 = 0, uci = 0, file_column = 0, headers = 1, lazy_headers = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|$OpppOppp", names, &specs, &batch_size, &threads,
-                                     &planes, &chess960, &uci, &where, &file_column, &headers,
-                                     &lazy_headers))
+    row_args rows = {NULL, NULL, NULL, NULL, 0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|$OpppOpppOOOOp", names, &specs, &batch_size,
+                                     &threads, &planes, &chess960, &uci, &where, &file_column,
+                                     &headers, &lazy_headers, &rows.view, &rows.min_ply,
+                                     &rows.max_ply, &rows.min_clock, &rows.require_eval))
         return NULL;
     BatchesObject *self = (BatchesObject *)Batches_Type.tp_alloc(&Batches_Type, 0);
     if (!self) return NULL;
     self->ready = true;
-    if (stream_init(&self->st, specs, batch_size, threads, chess960, uci, headers, where) < 0) {
+    if (stream_init(&self->st, specs, batch_size, threads, chess960, uci, headers, where, &rows) <
+        0) {
         Py_DECREF(self);
         return NULL;
     }
@@ -822,41 +881,47 @@ static PyObject *py_pgn_batches(PyObject *unused, PyObject *args, PyObject *kw)
 
 /* ---- pgn_positions: every row at once ---- */
 
-/* The rows and records of a finished run as a dict. */
+/* The rows and records of a finished run as a dict, and "_failed": the sources that could not
+ * be read to their end (dfpy_read_failed's list). */
 static PyObject *gather(stream *st)
 {
-    PyObject *out = PyDict_New(), *stats = stats_dict(&st->stats);
+    PyObject *out = PyDict_New(), *stats = stats_dict(&st->stats, st->positions);
     if (!out || !stats || dfpy_rows_to_dict(&st->all.rows, out) < 0 ||
         dfpy_records_to_dict(&st->all.rec, out, false) < 0 ||
-        PyDict_SetItemString(out, "stats", stats) < 0)
+        PyDict_SetItemString(out, "stats", stats) < 0 ||
+        PyDict_SetItemString(out, "_failed", st->failures) < 0)
         Py_CLEAR(out);
     Py_XDECREF(stats);
     return out;
 }
 
-/* _pgn_positions(specs, *, threads=0, chess960=False, uci=False, where=None, reserve=2**31) ->
- * dict; reserve: the rows the columns are first reserved for (4096 or more; the tests' small ones
- * make them grow) */
+/* _pgn_positions(specs, *, threads=0, chess960=False, uci=False, where=None, reserve=2**31,
+ * view=None, min_ply=None, max_ply=None, min_clock=None, require_eval=False) -> dict; reserve:
+ * the rows the columns are first reserved for (4096 or more; the tests' small ones make them
+ * grow) */
 static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw)
 {
     (void)unused;
-    static char *names[] = {"specs", "threads", "chess960", "uci", "where", "reserve", NULL};
+    static char *names[] = {"specs", "threads", "chess960", "uci",       "where",        "reserve",
+                            "view",  "min_ply", "max_ply",  "min_clock", "require_eval", NULL};
     PyObject *specs, *threads = NULL, *where = NULL;
     int chess960 = 0, uci = 0;
     Py_ssize_t reserve = (Py_ssize_t)RESERVE;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OppOn", names, &specs, &threads, &chess960, &uci,
-                                     &where, &reserve))
+    row_args rows = {NULL, NULL, NULL, NULL, 0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OppOnOOOOp", names, &specs, &threads, &chess960,
+                                     &uci, &where, &reserve, &rows.view, &rows.min_ply,
+                                     &rows.max_ply, &rows.min_clock, &rows.require_eval))
         return NULL;
     if (reserve < 4096) return PyErr_Format(PyExc_ValueError, "reserve must be 4096 or more");
     stream st;
     PyObject *out = NULL;
-    if (stream_init(&st, specs, 1, threads, chess960, uci, 1, where) < 0) {
+    if (stream_init(&st, specs, 1, threads, chess960, uci, 1, where, &rows) < 0) {
     } else if (!dfpy_rows_reserve_mapped(&st.all.rows, (size_t)reserve, uci)) {
         PyErr_NoMemory();
     } else {
         st.whole = true;
         st.all.stop = &st.stop;
-        st.all.headers = true;
+        st.all.write = &st.write;
         prefault ahead;
         memset(&ahead, 0, sizeof ahead);
         pthread_mutex_init(&ahead.lock, NULL);

@@ -7,9 +7,14 @@
     from torch.utils.data import DataLoader
     from dirfill.torch import PGNDataset
 
-    ds = PGNDataset(["jan.pgn", "feb.pgn"], batch_size=4096, shuffle_buffer=1 << 16, seed=1)
-    for batch in DataLoader(ds, batch_size=None, num_workers=4):   # the dataset batches
+    ds = PGNDataset(["jan.pgn", "feb.pgn"], batch_size=4096, threads=0, shuffle_buffer=1 << 16,
+                    seed=1, view="side_to_move")
+    for batch in DataLoader(ds, batch_size=None, num_workers=0):   # the dataset batches
         x, y = batch["pieces"], batch["result"]                     # int64 (n, 12), int8 (n,)
+
+On few cores, ``num_workers=0`` with the library's threads (``threads=0``: every CPU) is the
+fast choice: the workers' hand-over costs more CPU than it saves there (docs/performance.md).
+With more cores, ``num_workers=N`` (no more than the CPUs) and ``threads=1`` each.
 
 The input is split between the DataLoader's workers and the processes of a distributed run
 (rank and world size from ``torch.distributed`` when it is initialized, or given): by whole
@@ -39,7 +44,8 @@ import numpy as np
 import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
-from . import PLANES, _dirfill, pgn_cuts
+from . import (PLANES, POSITION_COLUMNS, SourceError, _check_columns, _dirfill, _Renamed,
+               _source_error, pgn_cuts)
 
 __all__ = ["PGNDataset", "to_tensors"]
 
@@ -69,9 +75,9 @@ def _tensor_views(batch):
 
 def to_tensors(batch):
     """A batch of numpy columns as tensors sharing their memory (uint64, uint32 and uint16
-    columns as int64, int32 and int16 views of the same bits); entries that are not numeric
-    arrays are left out."""
-    return {k: torch.from_numpy(v) for k, v in _tensor_views(batch).items()}
+    columns as int64, int32 and int16 views of the same bits; ``turn`` bool); entries that are
+    not numeric arrays are left out."""
+    return _Renamed((k, torch.from_numpy(v)) for k, v in _tensor_views(batch).items())
 
 
 class _Shipped:
@@ -162,7 +168,7 @@ def _unpack(where, size, layout):
     (each tensor keeps the lease), made straight from it (torch.frombuffer: no numpy array in
     between)."""
     lease = _mapping(where, size).lease()
-    out = {}
+    out = _Renamed()
     for name, dtype, count, shape, at in layout:
         t = torch.frombuffer(lease, dtype=getattr(torch, dtype), count=count, offset=at)
         out[name] = t if len(shape) == 1 else t.view(shape)
@@ -173,17 +179,26 @@ def _splittable(path):
     return not str(path).endswith((".zst", ".gz"))
 
 
+#: The columns PGNDataset may keep: the position columns and the planes (``file`` always).
+_DATASET_COLUMNS = POSITION_COLUMNS + ("planes", "file")
+
+
 class PGNDataset(IterableDataset):
     """Positions of PGN files in batches of tensors, split between workers and ranks.
 
     ``sources``: a path or a list of paths (.pgn, .pgn.zst, .pgn.gz; a pipe or a FIFO is read
     whole by one worker, once: a second pass finds it at its end). Each item is a dict of
     tensors with ``batch_size`` rows (the last of each worker shorter): the columns of
-    :func:`dirfill.pgn_batches` (``columns`` to keep fewer; ``planes=True`` adds the planes),
-    ``game`` numbered within its file, and ``file`` (the index of its file in ``sources``).
-    Use it as ``DataLoader(ds, batch_size=None, num_workers=N)``: the dataset makes the
-    batches. ``threads``: the library's threads per worker (1: each worker one core).
-    ``where``: a tag filter as :func:`dirfill.pgn_batches` takes it.
+    :func:`dirfill.pgn_batches` with their meanings (``turn`` True when White is to move;
+    ``columns`` to keep fewer, a name that is no column a ValueError; ``planes=True`` adds the
+    planes), ``game`` numbered within its file, and ``file`` (the index of its file in
+    ``sources``). Use it as ``DataLoader(ds, batch_size=None, num_workers=N)``: the dataset
+    makes the batches. ``threads``: the library's threads per worker (1: each worker one core;
+    with ``num_workers=0``, 0 for every CPU). ``where``: a game filter, ``view`` (``"white"``
+    or ``"side_to_move"``: the point of view of ``eval`` and ``result``) and the per-position
+    filters ``min_ply``, ``max_ply``, ``min_clock`` and ``require_eval``, as
+    :func:`dirfill.pgn_positions` takes them. A source that cannot be read to its end raises
+    :class:`dirfill.SourceError` after the batches of the games read before it.
 
     ``shuffle_buffer`` > 0: each worker gathers that many rows, gives them in a random order,
     then the next ones (a window shuffle: no row is held back or given twice), from a
@@ -193,7 +208,8 @@ class PGNDataset(IterableDataset):
     """
 
     def __init__(self, sources, batch_size=4096, *, threads=1, planes=False, chess960=False,
-                 where=None, columns=None, shuffle_buffer=0, seed=0, rank=None, world_size=None):
+                 where=None, columns=None, shuffle_buffer=0, seed=0, rank=None, world_size=None,
+                 view="white", min_ply=None, max_ply=None, min_clock=None, require_eval=False):
         super().__init__()
         if isinstance(sources, (str, bytes, os.PathLike)):
             sources = [sources]
@@ -201,11 +217,14 @@ class PGNDataset(IterableDataset):
         if batch_size < 1:
             raise ValueError("batch_size must be 1 or more")
         self.batch_size, self.threads, self.planes = batch_size, threads, planes
-        self.chess960, self.where, self.columns = chess960, where, columns
+        self.chess960, self.where = chess960, where
+        self.columns = _check_columns(columns, _DATASET_COLUMNS)
         self.shuffle_buffer, self.seed, self.epoch = shuffle_buffer, seed, 0
         self.rank, self.world_size = rank, world_size
-        if where is not None:  # a malformed filter fails here, not in a worker
-            _dirfill._pgn_batches([], 1, where=where).close()
+        self.rows = {"view": view, "min_ply": min_ply, "max_ply": max_ply,
+                     "min_clock": min_clock, "require_eval": require_eval}
+        # A malformed filter or option fails here, not in a worker.
+        _dirfill._pgn_batches([], 1, where=where, **self.rows).close()
 
     def set_epoch(self, epoch):
         """Another order for the next pass when shuffling (the same epoch, the same order)."""
@@ -289,24 +308,31 @@ class PGNDataset(IterableDataset):
         specs = [(path, rng, game, i) for i, path, rng, game in parts]
         it = _dirfill._pgn_batches(specs, self.batch_size, threads=self.threads,
                                    chess960=self.chess960, where=self.where, file_column=True,
-                                   headers=False)
+                                   headers=False, **self.rows)
         try:
             for batch in it:
                 if len(batch["ply"]) == 0:
                     continue
                 yield batch
+            if it.failures:
+                raise _source_error(it.failures)
         finally:
             it.close()
 
     def _shuffled(self, batches, rng):
-        held, n = [], 0
-        for batch in batches:
-            held.append(batch)
-            n += len(batch["file"])
-            if n >= self.shuffle_buffer:
-                yield from self._drain(held, rng, keep_tail=True)
-                n = sum(len(b["file"]) for b in held)
+        held, n, failed = [], 0, None
+        try:
+            for batch in batches:
+                held.append(batch)
+                n += len(batch["file"])
+                if n >= self.shuffle_buffer:
+                    yield from self._drain(held, rng, keep_tail=True)
+                    n = sum(len(b["file"]) for b in held)
+        except SourceError as e:  # raised after the rows read before it, as unshuffled
+            failed = e
         yield from self._drain(held, rng, keep_tail=False)
+        if failed is not None:
+            raise failed
 
     def _drain(self, held, rng, keep_tail):
         if not held:
@@ -346,6 +372,6 @@ class PGNDataset(IterableDataset):
 
     def _planes(self, batch, out):
         """The planes of a batch's rows, into out (or a new array when None)."""
-        return _dirfill._planes_from_rows(batch["pieces"], batch["stm"], self.threads,
+        return _dirfill._planes_from_rows(batch["pieces"], batch["turn"], self.threads,
                                           castling=batch["castling"], ep=batch["ep"],
                                           chess960=self.chess960, out=out)[0]

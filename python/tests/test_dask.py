@@ -132,7 +132,7 @@ def test_dask_pgn(tmp_path):
     files = np.concatenate([s["input"] for s in shards])
     assert (files == 0).sum() == len(want[0]["pieces"]) and (files == 1).sum() == len(want[1]["pieces"])
     fens_planes = dirfill.attack_planes_from_bitboards(
-        np.concatenate([w["pieces"] for w in want]), np.concatenate([w["stm"] for w in want]),
+        np.concatenate([w["pieces"] for w in want]), turn=np.concatenate([w["turn"] for w in want]),
         castling=np.concatenate([w["castling"] for w in want]),
         ep=np.concatenate([w["ep"] for w in want]))
     assert np.array_equal(planes, fens_planes)

@@ -92,13 +92,13 @@ def test_errors():
 
 def test_from_bitboards():
     pieces = np.zeros((len(FENS), 12), dtype=np.uint64)
-    stm = np.zeros(len(FENS), dtype=bool)
+    turn = np.zeros(len(FENS), dtype=bool)
     stripped = []
     for i, fen in enumerate(FENS):
         fields = fen.split()
         placement, side = fields[0], fields[1]
         stripped.append("%s %s - - 0 1" % (placement, side))
-        stm[i] = side == "b"
+        turn[i] = side == "w"
         rank, file = 7, 0
         for ch in placement:
             if ch == "/":
@@ -109,17 +109,17 @@ def test_from_bitboards():
                 kind = "PNBRQK".index(ch.upper()) + (6 if ch.islower() else 0)
                 pieces[i, kind] |= np.uint64(1 << (8 * rank + file))
                 file += 1
-    got = dirfill.attack_planes_from_bitboards(pieces, stm)
+    got = dirfill.attack_planes_from_bitboards(pieces, turn=turn)
     assert np.array_equal(got, dirfill.attack_planes(stripped))
-    assert np.array_equal(dirfill.attack_planes_from_bitboards(pieces.astype(np.int64), stm), got)
+    assert np.array_equal(dirfill.attack_planes_from_bitboards(pieces.astype(np.int64), turn=turn), got)
     bad = pieces.copy()
     bad[2, 11] = 0  # no black king
     with pytest.raises(ValueError, match=r"pieces\[2\]"):
-        dirfill.attack_planes_from_bitboards(bad, stm)
-    planes, ok = dirfill.attack_planes_from_bitboards(bad, stm, errors="mask")
+        dirfill.attack_planes_from_bitboards(bad, turn=turn)
+    planes, ok = dirfill.attack_planes_from_bitboards(bad, turn=turn, errors="mask")
     assert ok.tolist() == [i != 2 for i in range(len(FENS))] and not planes[2].any()
     with pytest.raises(ValueError, match="shape"):
-        dirfill.attack_planes_from_bitboards(pieces[:, :11], stm)
+        dirfill.attack_planes_from_bitboards(pieces[:, :11], turn=turn)
 
 
 def test_perft_and_backends():

@@ -59,32 +59,40 @@ def test_bitboard_dtypes():
     pieces[0, 1] = (1 << 0) | (1 << 55)     # white knights a1 and h7
     pieces[0, 5] = 1 << 4                   # white king e1
     pieces[0, 11] = 1 << 60                 # black king e8
-    want = dirfill.attack_planes_from_bitboards(pieces, [False])
+    want = dirfill.attack_planes_from_bitboards(pieces, turn=[True])
     with pytest.raises(TypeError, match="integers"):
-        dirfill.attack_planes_from_bitboards(pieces.astype(np.float64), [False])
+        dirfill.attack_planes_from_bitboards(pieces.astype(np.float64), turn=[True])
     for dtype in (np.int64, np.uint64, np.uint32):
         fits = pieces if dtype != np.uint32 else pieces & np.uint64(0xffffffff)
-        got = dirfill.attack_planes_from_bitboards(fits.astype(dtype), [False], errors="mask")
-        assert np.array_equal(got[0], dirfill.attack_planes_from_bitboards(fits, [False],
+        got = dirfill.attack_planes_from_bitboards(fits.astype(dtype), turn=[True], errors="mask")
+        assert np.array_equal(got[0], dirfill.attack_planes_from_bitboards(fits, turn=[True],
                                                                            errors="mask")[0])
     with pytest.raises(TypeError):  # Python ints of an object array: convert first
-        dirfill.attack_planes_from_bitboards(pieces.astype(object), [False])
+        dirfill.attack_planes_from_bitboards(pieces.astype(object), turn=[True])
     with pytest.raises(TypeError):
-        dirfill.attack_planes_from_bitboards(pieces.astype(bool), [False])
+        dirfill.attack_planes_from_bitboards(pieces.astype(bool), turn=[True])
     small = np.zeros((1, 12), dtype=np.int16)
     small[0, 5], small[0, 11] = 1 << 4, 1 << 12
     small[0, 0] = -1
     with pytest.raises(ValueError, match="negative"):
-        dirfill.attack_planes_from_bitboards(small, [False])
-    # The side to move: booleans or 0/1 only.
+        dirfill.attack_planes_from_bitboards(small, turn=[True])
+    # The side to move: booleans or 0/1 only, True (1) for White as Board.turn.
     for bad in ([256], [2], [-1]):
-        with pytest.raises(ValueError, match="stm"):
-            dirfill.attack_planes_from_bitboards(pieces, bad)
+        with pytest.raises(ValueError, match="turn"):
+            dirfill.attack_planes_from_bitboards(pieces, turn=bad)
     for bad in ([0.5], [float("nan")]):
-        with pytest.raises(TypeError, match="stm"):
-            dirfill.attack_planes_from_bitboards(pieces, bad)
-    assert np.array_equal(dirfill.attack_planes_from_bitboards(pieces, [0]), want)
-    assert np.array_equal(dirfill.attack_planes_from_bitboards(pieces, np.array([False])), want)
+        with pytest.raises(TypeError, match="turn"):
+            dirfill.attack_planes_from_bitboards(pieces, turn=bad)
+    assert np.array_equal(dirfill.attack_planes_from_bitboards(pieces, turn=[1]), want)
+    assert np.array_equal(dirfill.attack_planes_from_bitboards(pieces, turn=np.array([True])), want)
+    black = dirfill.attack_planes_from_bitboards(pieces, turn=[False])
+    white_to_move = dirfill.PLANES.index("white_to_move")
+    assert want[0, white_to_move].all() and not black[0, white_to_move].any()
+    # The 0.4 call, stm (True: Black) second, fails loudly rather than flipping the side.
+    with pytest.raises(TypeError, match="stm"):
+        dirfill.attack_planes_from_bitboards(pieces, [False])
+    with pytest.raises(TypeError, match="turn"):
+        dirfill.attack_planes_from_bitboards(pieces)
 
 
 def test_out_sharing_memory_is_refused():
@@ -98,7 +106,7 @@ def test_out_sharing_memory_is_refused():
         dirfill.attack_planes(texts, out=out)
     pieces = out.reshape(-1)[: n * 96].view(np.uint64).reshape(n, 12)
     with pytest.raises(ValueError, match="shares memory with pieces"):
-        dirfill.attack_planes_from_bitboards(pieces, np.zeros(n, dtype=bool), out=out)
+        dirfill.attack_planes_from_bitboards(pieces, turn=np.zeros(n, dtype=bool), out=out)
     # A separate array is fine.
     good = np.array([START] * n, dtype="S64")
     assert dirfill.attack_planes(good, out=out) is out

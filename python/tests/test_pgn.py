@@ -116,7 +116,10 @@ def test_read_pgn_agrees_with_the_program(files):
 
 
 def test_positions_replay_and_planes(files):
+    """Every row against a Board replay: turn is Board.turn; eval and result are White's (as the
+    PGN) by default, the side to move's with view="side_to_move"."""
     p = dirfill.pgn_positions(files["plain"], uci=True, threads=2)
+    mover = dirfill.pgn_positions(files["plain"], threads=2, view="side_to_move")
     n = sum(len(g["uci"]) for g in GAMES)
     assert len(p["pieces"]) == n == len(p["eval"]) == len(p["uci"])
     assert p["errors"] == [(len(GAMES), 'ply 3 "Ke3": illegal move', 3 + TEXT.count("\n"))]
@@ -129,32 +132,35 @@ def test_positions_replay_and_planes(files):
         for ply, (move, ev, clk) in enumerate(zip(want["uci"], want["eval"], want["clock"])):
             assert p["game"][row] == gi and p["ply"][row] == ply
             assert p["uci"][row].decode() == move
-            assert bool(p["stm"][row]) == (not b.turn)
+            assert p["turn"][row] == b.turn and p["turn"].dtype == bool
             assert int(p["castling"][row]) == b.castling_rights
             for k, (t, c) in enumerate([(t, c) for c in (True, False) for t in range(1, 7)]):
                 assert int(p["pieces"][row, k]) == b.pieces(t, c)
             sign = 1 if b.turn else -1
             if ev is None:
-                assert np.isnan(p["eval"][row])
+                assert np.isnan(p["eval"][row]) and np.isnan(mover["eval"][row])
             elif isinstance(ev, str):
                 mate = int(ev[1:])
-                assert p["eval"][row] == sign * (1000 - mate if mate > 0 else -1000 - mate)
+                assert p["eval"][row] == (1000 - mate if mate > 0 else -1000 - mate)
+                assert mover["eval"][row] == sign * p["eval"][row]
             else:
-                assert abs(p["eval"][row] - sign * ev) < 1e-4
+                assert abs(p["eval"][row] - ev) < 1e-4
+                assert mover["eval"][row] == sign * p["eval"][row]
             assert (np.isnan(p["clock"][row]) if clk is None else p["clock"][row] == clk)
             result = {"1-0": 1, "0-1": -1, "1/2-1/2": 0, "*": dirfill.RESULT_UNKNOWN}[want["result"]]
-            assert p["result"][row] == (result if result in (0, dirfill.RESULT_UNKNOWN)
-                                        else sign * result)
+            assert p["result"][row] == result
+            assert mover["result"][row] == (result if result in (0, dirfill.RESULT_UNKNOWN)
+                                            else sign * result)
             fens.append(b.fen(en_passant="xfen"))
             b.push_uci(move)
             row += 1
-    planes = dirfill.attack_planes_from_bitboards(p["pieces"], p["stm"], castling=p["castling"],
-                                                  ep=p["ep"])
+    planes = dirfill.attack_planes_from_bitboards(p["pieces"], turn=p["turn"],
+                                                  castling=p["castling"], ep=p["ep"])
     assert np.array_equal(planes, dirfill.attack_planes(fens))
     # The same rows however read.
     for kw in ({"threads": 1}, {"threads": 3}):
         q = dirfill.pgn_positions(files["zst"], uci=True, **kw)
-        for key in ("pieces", "game", "move", "result", "uci"):
+        for key in ("pieces", "turn", "game", "move", "result", "uci"):
             assert np.array_equal(q[key], p[key])
 
 
@@ -211,7 +217,7 @@ def test_files_other_programs_write():
 
 
 def test_bad_sources():
-    with pytest.raises(OSError):
+    with pytest.raises(FileNotFoundError):
         dirfill.pgn_positions("/nonexistent.pgn")
     with pytest.raises(TypeError, match="source"):
         list(dirfill.read_pgn(42))

@@ -144,6 +144,20 @@ def test_file_column_holds_the_numbers_given(threads):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
+def test_file_column_with_position_filters(threads):
+    """Plies the position filter leaves out write no file number: not the row before's (the
+    last row of the previous source, one thread), nor one before the batch's first row."""
+    text = (TEXT + LONG).encode()
+    specs = [(text, None, 0, 7), (LONG.encode(), None, None, 5), (text, None, 0, 3)]
+    n = len(dirfill.pgn_positions(text, min_ply=10)["ply"])
+    batches = list(dirfill._dirfill._pgn_batches(specs, 1000, threads=threads,
+                                                 file_column=True, min_ply=10))
+    got = concat(batches, ("file", "ply"))
+    assert np.array_equal(got["file"], np.repeat([7, 5, 3], [n, 2090, n]))
+    assert got["ply"].min() == 10
+
+
+@pytest.mark.parametrize("threads", [1, 2])
 def test_positions_columns_grow(threads):
     """pgn_positions' columns reserved for 4096 rows (the fewest) grow by mremap as the rows come:
     on one thread from the reader's visitor, which writes the rows in place, on more from the
@@ -179,19 +193,31 @@ def test_files_in_order(tmp_path, whole, threads):
 
 
 def test_columns_and_planes(whole):
-    it = dirfill.pgn_batches(BIG, 2000, threads=2, planes=True, columns=["pieces", "stm",
+    it = dirfill.pgn_batches(BIG, 2000, threads=2, planes=True, columns=["pieces", "turn",
                                                                            "castling", "ep",
                                                                            "planes"])
     b = next(it)
-    assert set(b) == {"pieces", "stm", "castling", "ep", "planes"}
+    assert set(b) == {"pieces", "turn", "castling", "ep", "planes"}
     assert b["planes"].shape == (2000, len(dirfill.PLANES), 8, 8)
     it2 = dirfill.pgn_batches(BIG, 2000, threads=2, columns=dirfill.POSITION_COLUMNS)
     assert set(next(it2)) == set(dirfill.POSITION_COLUMNS)  # no tags recorded
     it2.close()
-    want = dirfill.attack_planes_from_bitboards(b["pieces"], b["stm"], castling=b["castling"],
-                                                ep=b["ep"])
+    want = dirfill.attack_planes_from_bitboards(b["pieces"], turn=b["turn"],
+                                                castling=b["castling"], ep=b["ep"])
     assert np.array_equal(b["planes"], want)
     it.close()
+    # A name that is no column fails before anything is read: stm (0.4's, True for Black) says
+    # what became of it, a typo lists the columns.
+    with pytest.raises(ValueError, match="renamed 'turn'.*True when White is to move"):
+        dirfill.pgn_batches(BIG, 10, columns=["pieces", "stm"])
+    with pytest.raises(ValueError, match="no column 'evals'.*pieces, turn"):
+        dirfill.pgn_batches(BIG, 10, columns=["evals"])
+    with pytest.raises(TypeError, match="list of names"):
+        dirfill.pgn_batches(BIG, 10, columns="pieces")
+    with pytest.raises(KeyError, match="renamed 'turn'"):
+        dirfill.pgn_positions(HAND.encode())["stm"]
+    with pytest.raises(KeyError, match="'positions' counts"):
+        dirfill.pgn_positions(HAND.encode())["stats"]["plies"]
 
 
 HAND = (
@@ -205,7 +231,10 @@ HAND = (
 
 def test_bom_no_moves_warning_and_filter():
     p = dirfill.pgn_positions(HAND.encode(), threads=1)
-    assert p["stats"]["games"] == 5 and p["stats"]["filtered"] == 0
+    # The program's words: every game found is kept, filtered, an error or skipped; positions
+    # are the kept games'.
+    assert p["stats"] == {"games": 5, "kept": 4, "filtered": 0, "errors": 1, "skipped": 0,
+                          "positions": 6, "bytes": len(HAND.encode())}
     assert p["headers"][0] == {"Event": "a", "White": "x", "WhiteElo": "2100", "Result": "1-0"}
     assert p["headers"][1]["Event"] == "no moves"  # read as a game of no moves
     assert p["game"].tolist() == [0, 0, 2, 2, 2, 4]
@@ -217,14 +246,15 @@ def test_bom_no_moves_warning_and_filter():
 
     where = ["WhiteElo>=2000", "Event!=d"]
     f = dirfill.pgn_positions(HAND.encode(), threads=1, where=where)
-    assert f["stats"]["filtered"] == 2 and f["stats"]["games"] == 5
+    assert f["stats"] == {"games": 5, "kept": 2, "filtered": 2, "errors": 1, "skipped": 0,
+                          "positions": 2, "bytes": len(HAND.encode())}
     assert f["game"].tolist() == [0, 0]  # indices are the whole input's
     assert sorted(f["headers"]) == [0, 1, 3] and [e[0] for e in f["errors"]] == [3]
     it = dirfill.pgn_batches(HAND.encode(), 1, threads=1, where=where)
     batches = list(it)
     assert [b["game"].tolist() for b in batches] == [[0], [0], []]
     assert sorted(merged(batches, "headers")) == [0, 1, 3]
-    assert it.stats["filtered"] == 2
+    assert it.stats == f["stats"]
     assert [g.index for g in dirfill.read_pgn(HAND.encode(), where="WhiteElo>2100")] == [1, 3]
     assert [g.index for g in dirfill.read_pgn(HAND.encode(), where=[])] == [0, 1, 2, 3, 4]
 
@@ -353,7 +383,7 @@ def test_dropped_midway_and_sources():
         next(it)
         del it
         gc.collect()
-    with pytest.raises(OSError):
+    with pytest.raises(FileNotFoundError):
         next(dirfill.pgn_batches("/nonexistent.pgn"))
     with pytest.raises(TypeError):
         next(dirfill.pgn_batches(3))

@@ -43,11 +43,11 @@ def files(tmp_path_factory):
     return [str(a), str(b), str(c)]
 
 
-def expected(files):
+def expected(files, **options):
     """Every position of the files, as pgn_positions reads each, with its file index."""
     out = []
     for i, f in enumerate(files):
-        p = dirfill.pgn_positions(f, threads=2)
+        p = dirfill.pgn_positions(f, threads=2, **options)
         p["file"] = np.full(len(p["ply"]), i, dtype=np.int32)
         out.append(p)
     return {k: np.concatenate([p[k] for p in out])
@@ -84,6 +84,51 @@ def test_workers_read_every_position_once(files, workers):
     batches = list(DataLoader(ds, batch_size=None, num_workers=workers))
     assert all(len(b["ply"]) <= 1000 for b in batches)
     check_exactly_once(gather(batches), want)
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")
+@pytest.mark.parametrize("workers", [0, 2])
+def test_conventions_hold_for_tensors(files, workers):
+    """docs/conventions.md's position columns as tensors: each the array's (test_conventions.py
+    checks the arrays against the program, read_pgn and Board), the side to move's view and the
+    position filters as pgn_positions applies them, file the index in sources, turn bool."""
+    from test_conventions import table_names
+    options = {"view": "side_to_move", "min_ply": 3, "max_ply": 60, "require_eval": True}
+    want = expected(files, **options)
+    ds = PGNDataset(files, 300, shuffle_buffer=1000, seed=2, **options)
+    batches = list(DataLoader(ds, batch_size=None, num_workers=workers))
+    assert all(b["turn"].dtype == torch.bool for b in batches)
+    got = gather(batches)
+    check_exactly_once(got, want)  # every column, file included
+    named = [n for n in table_names() if n in dirfill.POSITION_COLUMNS + ("file",)]
+    assert set(named) == set(dirfill.POSITION_COLUMNS) - {"move"} | {"move", "file"}
+    white = expected(files, min_ply=3, max_ply=60, require_eval=True)
+    assert np.array_equal(sort_rows(want)["eval"], np.where(sort_rows(white)["turn"], 1, -1) *
+                          sort_rows(white)["eval"])
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_source_that_fails_after_good_batches(files, tmp_path, workers):
+    """A truncated .zst among the files: every row before the cut (shuffled or not), then
+    dirfill.SourceError naming it, from the main process or a worker."""
+    import zlib  # noqa: F401 (the .gz of the fixture needs it too)
+    whole = subprocess.run(["zstd", "-q", "-c", files[0]], capture_output=True,
+                           check=True).stdout
+    cut = tmp_path / "cut.pgn.zst"
+    cut.write_bytes(whole[: len(whole) // 2])
+    sources = [files[2], str(cut)]
+    with pytest.raises(dirfill.SourceError) as e:
+        dirfill.pgn_positions(sources)
+    before = len(e.value.positions["ply"])
+    for shuffle in (0, 4000):
+        got = []
+        with pytest.raises(dirfill.SourceError, match=str(cut)):
+            for b in DataLoader(PGNDataset(sources, 500, shuffle_buffer=shuffle),
+                                batch_size=None, num_workers=workers):
+                got.append(len(b["ply"]))
+        if workers == 0:
+            assert sum(got) == before
 
 
 def test_shares_take_whole_files_when_there_are_enough(files):
@@ -152,12 +197,24 @@ def test_tensors_are_views(files):
     b = next(iter(dirfill.pgn_batches(files[0], 100, threads=1, planes=True)))
     t = to_tensors(b)
     assert t["pieces"].dtype == torch.int64 and t["move"].dtype == torch.int16
-    assert t["planes"].dtype == torch.uint8 and t["stm"].dtype == torch.bool
+    assert t["planes"].dtype == torch.uint8 and t["turn"].dtype == torch.bool
     assert np.shares_memory(t["pieces"].numpy(), b["pieces"])
     assert np.array_equal(t["pieces"].numpy().view(np.uint64), b["pieces"])
     assert "headers" not in t
+    with pytest.raises(KeyError, match="renamed 'turn'"):
+        t["stm"]
     with pytest.raises(ValueError):
         PGNDataset(files, where="WhiteElo")
+    # 0.4's stm (True for Black) asked for by name fails loudly, as do typos and bad options,
+    # when the dataset is made (not in a worker).
+    with pytest.raises(ValueError, match="renamed 'turn'.*True when White is to move"):
+        PGNDataset(files, columns=["pieces", "stm"])
+    with pytest.raises(ValueError, match="no column 'evals'"):
+        PGNDataset(files, columns=["evals"])
+    with pytest.raises(ValueError, match="view"):
+        PGNDataset(files, view="black")
+    with pytest.raises(ValueError, match="min_ply 5 is above max_ply 4"):
+        PGNDataset(files, min_ply=5, max_ply=4)
 
 
 DISTRIBUTED = textwrap.dedent("""
@@ -233,16 +290,16 @@ def test_planes_computed_last_into_the_batch(files, workers):
     got = gather(batches)
     want = sort_rows(expected(files))
     order = np.lexsort([got[k] for k in reversed(KEYS)])
-    planes = dirfill.attack_planes_from_bitboards(want["pieces"], want["stm"],
+    planes = dirfill.attack_planes_from_bitboards(want["pieces"], turn=want["turn"],
                                                   castling=want["castling"], ep=want["ep"])
     assert np.array_equal(got["planes"][order], planes)
     assert not np.array_equal(got["game"], np.sort(got["game"]))  # shuffled
 
 
-def test_readme_torch_block_runs(tmp_path):
-    """The PyTorch example of docs/python.md as written (test_readme.py runs the other blocks)."""
-    from test_readme import run_block, torch_blocks
-    blocks = torch_blocks()
+def test_docs_torch_block_runs(tmp_path):
+    """The PyTorch example of docs/python.md as written (test_docs.py runs the other blocks)."""
+    from test_docs import run_block, runnable
+    blocks = [b["code"] for b in runnable("python", torch=True)]
     assert blocks
     for code in blocks:
         r = run_block(code, str(tmp_path))

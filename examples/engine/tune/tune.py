@@ -4,8 +4,8 @@
 
     tune.py GAMES.pgn [...] --out examples/engine/weights.h
 
-The games are read with dirfill.pgn_batches (pgn_positions where it is missing), the positions'
-features computed by the engine's own code (dfengine_features), the quiet positions kept (not in
+The games are read with dirfill.pgn_batches (results and [%eval]s from the side to move's
+view, as the engine's evaluation is), the positions' features computed by the engine's own code (dfengine_features), the quiet positions kept (not in
 check, no capture winning material by SEE, ply >= --min-ply, result known), at most
 --max-positions of them drawn with --seed, the weights fitted to the results by logistic loss
 (texel.py) from the weights dfengine_features was built with, rounded, and written as a
@@ -30,20 +30,15 @@ DEFAULT_PROGRAM = os.path.join(HERE, "..", "..", "..", "build", "release", "exam
 
 
 def positions(sources, batch_size):
-    """The positions of the games as numpy batches (pieces, stm, result, eval, ply, game)."""
+    """The positions of the games as numpy batches (pieces, turn, result, eval, ply, game), the
+    result and eval from the side to move's view."""
     import dirfill
 
-    columns = ["pieces", "stm", "result", "eval", "ply", "game"]
-    if hasattr(dirfill, "pgn_batches"):
-        it = dirfill.pgn_batches(sources, batch_size, columns=columns)
-        for batch in it:
-            yield batch
-        stats = it.stats if hasattr(it, "stats") else None
-    else:  # the library before its batch reader: all at once
-        batch = dirfill.pgn_positions(sources)
-        stats = batch["stats"]
-        yield {c: batch[c] for c in columns}
-    positions.stats = stats
+    columns = ["pieces", "turn", "result", "eval", "ply", "game"]
+    it = dirfill.pgn_batches(sources, batch_size, columns=columns, view="side_to_move")
+    for batch in it:
+        yield batch
+    positions.stats = it.stats
 
 
 def collect(args, terms):
@@ -59,7 +54,7 @@ def collect(args, terms):
         kept += int(keep.sum())
         if not keep.any():
             continue
-        out = features.compute(args.features, batch["pieces"][keep], batch["stm"][keep],
+        out = features.compute(args.features, batch["pieces"][keep], ~batch["turn"][keep],
                                len(terms))
         # The export is the engine's evaluation, exactly: checked on every position read.
         if not np.array_equal(features.evaluate(w_hand, out["X"], out["divisor"]), out["eval"]):
