@@ -121,6 +121,16 @@ DF_API df_nnue_reader *df_nnue_reader_from_function(df_nnue_format format,
 /** Frees a reader and closes its input (NULL: nothing). */
 DF_API void df_nnue_reader_free(df_nnue_reader *r);
 
+/** Makes r read one share of its input, as the ranks of a distributed run share it (call it
+ *  before the first read; world 1 is the whole input): a `.binpack`'s chunks rank, rank +
+ *  world, rank + 2 world, ... (nnue-pytorch's DDP rule: the others' payloads are passed over
+ *  undecoded); a `.plain` or `.bin` input's items, entries and record errors alike, in input
+ *  order, item i when i % world is rank. So the shares of ranks 0 to world - 1 together hold
+ *  every entry once. An error of a `.binpack` chunk's framing (its magic, its size) and a read
+ *  error are every rank's; an error inside a chunk is the rank's that decodes it. Returns
+ *  DF_OK, or DF_ERR_ARGUMENT for NULL, world 0 or rank >= world. */
+DF_API df_status df_nnue_reader_set_share(df_nnue_reader *r, uint32_t rank, uint32_t world);
+
 /** What df_nnue_read_next found. */
 typedef enum df_nnue_next {
     DF_NNUE_END = 0,   /**< the input is over */

@@ -111,6 +111,7 @@ static df_nnue_next next_chunk(df_nnue_reader *r, df_nnue_error *err)
 {
     df__binpack_state *bp = &r->bp;
     df__nnue_input *in = &r->in;
+next:;
     const size_t got = df__nnue_peek(in, DF__HEADER_BYTES);
     if (!got) return DF_NNUE_END;
     const unsigned long long index = bp->index++, offset = in->offset;
@@ -146,6 +147,14 @@ static df_nnue_next next_chunk(df_nnue_reader *r, df_nnue_error *err)
                       index, offset, size, DF_BINPACK_CHUNK_MAX, (unsigned long long)skipped,
                       in->len > in->pos ? "the next BINP" : "the end");
         return DF_NNUE_ERROR;
+    }
+    if (index % r->world != r->rank) { /* another rank's: passed over */
+        for (uint64_t left = size, n; left; left -= n)
+            if (!(n = df__nnue_peek(in, left < DF__NNUE_INPUT ? (size_t)left : DF__NNUE_INPUT)))
+                break;
+            else
+                df__nnue_consume(in, (size_t)n);
+        goto next; /* a loop: a file of many chunks must not deepen the stack */
     }
     bp->claimed = size;
     if (!read_payload(in, bp)) {

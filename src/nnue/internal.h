@@ -84,9 +84,11 @@ enum { DF__PLAIN_LINE_MAX = 512 };
 struct df_nnue_reader {
     df_nnue_format format;
     df__nnue_input in;
-    uint64_t records; /* .plain lines / .bin records read */
-    bool io_said;     /* the input's read error has been reported */
-    bool plain_skip;  /* .plain: a record's error was said, its lines up to e are skipped */
+    uint64_t records;     /* .plain lines / .bin records read */
+    bool io_said;         /* the input's read error has been reported */
+    bool plain_skip;      /* .plain: a record's error was said, its lines up to e are skipped */
+    uint32_t rank, world; /* the share read (df_nnue_reader_set_share): world 1, all of it */
+    uint64_t items;       /* .plain, .bin: the entries and record errors met so far */
     df__binpack_state bp;
     char line[DF__PLAIN_LINE_MAX];
 };

@@ -61,6 +61,7 @@ static df_nnue_reader *reader_new(df_nnue_format format, df_pgn_source *src)
         return NULL;
     }
     r->format = format;
+    r->world = 1;
     r->in.src = src;
     r->in.buf = buf;
     return r;
@@ -94,12 +95,20 @@ void df_nnue_reader_free(df_nnue_reader *r)
     free(r);
 }
 
-df_nnue_next df_nnue_read_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err)
+df_status df_nnue_reader_set_share(df_nnue_reader *r, uint32_t rank, uint32_t world)
+{
+    if (!r || !world || rank >= world) return DF_ERR_ARGUMENT;
+    r->rank = rank;
+    r->world = world;
+    return DF_OK;
+}
+
+/* The next item of the format, of any rank. */
+static df_nnue_next read_any(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err)
 {
     static df_nnue_next (*const next[DF_NNUE_FORMATS])(
         df_nnue_reader *, df_nnue_entry *, df_nnue_error *) = {df__binpack_next, df__plain_next,
                                                                df__bin_next};
-    if (!r || !out) return DF_NNUE_END;
     const df_nnue_next got = next[r->format](r, out, err);
     if (got != DF_NNUE_END || !r->in.failed || r->io_said) return got;
     r->io_said = true;
@@ -108,4 +117,19 @@ df_nnue_next df_nnue_read_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_er
                   "byte %llu: the input cannot be read: %s", (unsigned long long)r->in.offset,
                   df__nnue_input_error(&r->in));
     return DF_NNUE_ERROR;
+}
+
+df_nnue_next df_nnue_read_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err)
+{
+    if (!r || !out) return DF_NNUE_END;
+    /* A .binpack reader passes over the other ranks' chunks itself; the read error is said
+     * after the last item, to every rank. */
+    for (;;) {
+        const bool io_said = r->io_said;
+        const df_nnue_next got = read_any(r, out, err);
+        if (got == DF_NNUE_END || r->world == 1 || r->format == DF_NNUE_BINPACK ||
+            r->io_said != io_said)
+            return got;
+        if (r->items++ % r->world == r->rank) return got;
+    }
 }
