@@ -486,3 +486,9 @@ class _Headers(_Mapping):
 
     def __repr__(self):
         return repr(self._decoded())
+
+
+# After the names it uses (_Renamed, _source_error) are defined.
+from ._nnue import nnue_batches, nnue_features  # noqa: E402
+
+__all__ += ["nnue_batches", "nnue_features"]

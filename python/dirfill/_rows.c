@@ -77,7 +77,7 @@ static struct {
  * the CPUs), cost far more than its rows. */
 enum { SMALL_REGION = 64 << 10 };
 
-static void *region_take(size_t bytes)
+void *dfpy_region_take(size_t bytes)
 {
     if (bytes < SMALL_REGION) return aligned_alloc(64, bytes);
     void *p = NULL;
@@ -97,7 +97,7 @@ static void *region_take(size_t bytes)
     return p;
 }
 
-static void region_give(void *p, size_t bytes)
+void dfpy_region_give(void *p, size_t bytes)
 {
     if (bytes < SMALL_REGION) {
         free(p);
@@ -122,7 +122,7 @@ bool dfpy_rows_map(dfpy_rows *c, size_t cap, bool with_uci)
 #undef SIZE
     if (with_uci) bytes += align64(cap * sizeof *c->uci);
     if (bytes == 0) bytes = 64;
-    void *p = region_take(bytes);
+    void *p = dfpy_region_take(bytes);
     if (!p) return false;
     char *at = p;
 #define PLACE(name, width)                                                                         \
@@ -245,7 +245,7 @@ void dfpy_rows_release_unused(const dfpy_rows *c)
 void dfpy_rows_free(dfpy_rows *c)
 {
     if (c->region) {
-        region_give(c->region, c->region_bytes);
+        dfpy_region_give(c->region, c->region_bytes);
     } else if (c->column_maps) {
 #define UNMAP(name, width)                                                                         \
     if (c->name) munmap(c->name, page_bytes(c->cap *(width) * sizeof *c->name));
@@ -278,8 +278,8 @@ void dfpy_rows_append(dfpy_rows *dst, const dfpy_rows *src, size_t from, size_t 
 /* A capsule that owns a mapping: a batch's (given back to the pool) or a column's (unmapped). */
 static void give_capsule(PyObject *capsule)
 {
-    region_give(PyCapsule_GetPointer(capsule, NULL),
-                (size_t)(uintptr_t)PyCapsule_GetContext(capsule));
+    dfpy_region_give(PyCapsule_GetPointer(capsule, NULL),
+                     (size_t)(uintptr_t)PyCapsule_GetContext(capsule));
 }
 
 static void unmap_capsule(PyObject *capsule)
@@ -293,6 +293,8 @@ static PyObject *owner_of(void *p, size_t bytes, PyCapsule_Destructor d)
     if (o) PyCapsule_SetContext(o, (void *)(uintptr_t)bytes);
     return o;
 }
+
+PyObject *dfpy_region_owner(void *p, size_t bytes) { return owner_of(p, bytes, give_capsule); }
 
 /* Puts an array over data into out; owner (a new reference, consumed) keeps the memory. */
 static int put_array(PyObject *out, const char *name, PyObject *owner, void *data, int nd,
@@ -317,7 +319,7 @@ int dfpy_rows_to_dict(dfpy_rows *c, PyObject *out)
     memset(c, 0, sizeof *c); /* the arrays own the memory now */
     PyObject *region = rows.region ? owner_of(rows.region, rows.region_bytes, give_capsule) : NULL;
     if (rows.region && !region) {
-        region_give(rows.region, rows.region_bytes);
+        dfpy_region_give(rows.region, rows.region_bytes);
         return -1;
     }
     npy_intp n = (npy_intp)rows.n, dims2[2] = {n, 12};

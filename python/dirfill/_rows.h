@@ -13,6 +13,14 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Memory for a batch's arrays: a mapping of bytes (malloc below 64 KB), one given back before
+ * when there is one of that size (its pages stay mapped: a fresh mapping faults in every page
+ * as the rows are written). dfpy_region_give gives it back; dfpy_region_owner is an object that
+ * gives it back when it goes (a numpy array's base; NULL with an exception). */
+void *dfpy_region_take(size_t bytes);
+void dfpy_region_give(void *p, size_t bytes);
+PyObject *dfpy_region_owner(void *p, size_t bytes);
+
 /* The columns of n rows. */
 typedef struct {
     uint64_t *pieces, *castling;

@@ -1,0 +1,626 @@
+/* SPDX-License-Identifier: MIT */
+/* NNUE training data for Python: _nnue_batches, the entries of .binpack, .plain and .bin
+ * sources read on a thread of the extension's own (one share of them for a DDP rank),
+ * nnue-pytorch's skip predicate asked in input order, each full batch's feature rows computed
+ * on the library's threads, handed to the iterator as numpy arrays in nnue-pytorch's
+ * SparseBatch layout over memory that goes back to a pool; and _nnue_features, the rows of
+ * FENs. */
+#include "_queue.h"
+#include "_rows.h"
+#include "_source.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+enum { QUEUE = 2 };
+
+/* An error of an entry, a chunk or a record, and its source's index. */
+typedef struct {
+    int32_t source;
+    df_nnue_error e;
+} entry_error;
+
+/* A batch: its arrays and the boards their rows are computed from, in one region. */
+typedef struct {
+    dfpy_item item;
+    void *region;
+    size_t bytes, n, cap, width;
+    float *is_white, *outcome, *score;
+    int32_t *piece_count, *white, *black;
+    df_board *boards;
+    entry_error *errors;
+    size_t nerrors, errors_cap;
+} nbatch;
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+static void nbatch_free(nbatch *b)
+{
+    if (!b) return;
+    if (b->region) dfpy_region_give(b->region, b->bytes);
+    free(b->errors);
+    free(b);
+}
+
+static void drop_item(dfpy_item *item) { nbatch_free((nbatch *)item); }
+
+static nbatch *nbatch_new(size_t cap, size_t width)
+{
+    nbatch *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    const size_t floats = align64(cap * sizeof(float)), ints = align64(cap * sizeof(int32_t)),
+                 rows = align64(cap * width * sizeof(int32_t));
+    b->bytes = 3 * floats + ints + 2 * rows + align64(cap * sizeof(df_board));
+    if (!(b->region = dfpy_region_take(b->bytes))) {
+        free(b);
+        return NULL;
+    }
+    char *at = b->region;
+    b->is_white = (float *)at;
+    b->outcome = (float *)(at += floats);
+    b->score = (float *)(at += floats);
+    b->piece_count = (int32_t *)(at += floats);
+    b->white = (int32_t *)(at += ints);
+    b->black = (int32_t *)(at += rows);
+    b->boards = (df_board *)(at + rows);
+    b->cap = cap;
+    b->width = width;
+    return b;
+}
+
+/* Row i of nnue-pytorch's SparseBatch but the feature rows: is_white 1.0 or 0.0, outcome
+ * (result + 1) / 2 and score from the side to move's view, piece_count kings included. */
+static void nbatch_put(nbatch *b, const df_nnue_entry *e)
+{
+    const size_t i = b->n++;
+    b->boards[i] = e->pos;
+    b->is_white[i] = e->pos.stm == DF_WHITE ? 1.0f : 0.0f;
+    b->outcome[i] = (float)(e->result + 1) * 0.5f;
+    b->score[i] = (float)e->score;
+    b->piece_count[i] = __builtin_popcountll(df_board_occupied(&e->pos));
+}
+
+static bool nbatch_error(nbatch *b, int32_t source, const df_nnue_error *e)
+{
+    if (b->nerrors == b->errors_cap) {
+        const size_t cap = b->errors_cap ? 2 * b->errors_cap : 8;
+        entry_error *grown = realloc(b->errors, cap * sizeof *grown);
+        if (!grown) return false;
+        b->errors = grown;
+        b->errors_cap = cap;
+    }
+    b->errors[b->nerrors++] = (entry_error){source, *e};
+    return true;
+}
+
+typedef struct {
+    PyObject_HEAD dfpy_queue q;
+    bool ready;
+    /* set up before the run */
+    PyObject **sources; /* and each one's format */
+    df_nnue_format *formats;
+    size_t nsources;
+    size_t batch_size;
+    df_nnue_set set;
+    uint32_t width, rank, world;
+    unsigned threads;
+    bool use_skip;
+    df_nnue_skip_options skip;
+    uint64_t seed;
+    /* the run */
+    nbatch *filling;
+    uint64_t entries, kept, skipped, errors; /* written under q.lock */
+    PyObject *failures;                      /* the sources not read to their end */
+    PyObject *exc_type, *exc_value, *exc_tb; /* what stopped the run */
+    bool failed;                             /* out of memory */
+} NnueBatches;
+
+/* ---- nnue-pytorch's skip options from a dict ---- */
+
+/* One option by nnue-pytorch's name (its DataloaderSkipConfig's fields): 0, or -1 with
+ * ValueError for an unknown name, TypeError for a value of the wrong type. */
+static int skip_option(df_nnue_skip_options *o, const char *key, PyObject *value)
+{
+    static const struct {
+        const char *name;
+        size_t offset;
+        char type; /* b bool, i int, d double */
+    } options[] = {
+#define B(f) {#f, offsetof(df_nnue_skip_options, f), 'b'}
+#define I(f)                                                                                       \
+    {                                                                                              \
+#f, offsetof(df_nnue_skip_options, f), 'i'                                                 \
+    }
+#define D(n, f)                                                                                    \
+    {                                                                                              \
+        n, offsetof(df_nnue_skip_options, f), 'd'                                                  \
+    }
+        B(filtered),
+        B(wld_filtered),
+        I(random_fen_skipping),
+        I(early_fen_skipping),
+        I(soft_early_fen_skipping),
+        I(simple_eval_skipping),
+        D("pc_y0", pc_y[0]),
+        D("pc_y1", pc_y[1]),
+        D("pc_y2", pc_y[2]),
+        D("pc_y3", pc_y[3]),
+        D("pc_y4", pc_y[4]),
+        D("ply_x1", ply_x[0]),
+        D("ply_x2", ply_x[1]),
+        D("ply_x3", ply_x[2]),
+        D("ply_x4", ply_x[3]),
+        D("ply_y1", ply_y[0]),
+        D("ply_y2", ply_y[1]),
+        D("ply_y3", ply_y[2]),
+        D("ply_y4", ply_y[3]),
+#undef B
+#undef I
+#undef D
+    };
+    for (size_t k = 0; k < sizeof options / sizeof *options; k++) {
+        if (strcmp(options[k].name, key)) continue;
+        char *field = (char *)o + options[k].offset;
+        if (options[k].type == 'b') {
+            if (!PyBool_Check(value)) break;
+            *(bool *)field = value == Py_True;
+            return 0;
+        }
+        if (options[k].type == 'i') {
+            if (PyBool_Check(value) || !PyLong_Check(value)) break;
+            const long v = PyLong_AsLong(value);
+            if ((v == -1 && PyErr_Occurred()) || v < INT32_MIN || v > INT32_MAX) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_ValueError, "skip option %s: %R is out of range", key, value);
+                return -1;
+            }
+            *(int *)field = (int)v;
+            return 0;
+        }
+        if (PyBool_Check(value) || !(PyLong_Check(value) || PyFloat_Check(value))) break;
+        *(double *)field = PyFloat_AsDouble(value);
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    for (size_t k = 0; k < sizeof options / sizeof *options; k++)
+        if (!strcmp(options[k].name, key)) {
+            PyErr_Format(PyExc_TypeError, "skip option %s takes %s, not %.100s", key,
+                         options[k].type == 'b'   ? "a bool"
+                         : options[k].type == 'i' ? "an int"
+                                                  : "a number",
+                         Py_TYPE(value)->tp_name);
+            return -1;
+        }
+    PyErr_Format(PyExc_ValueError,
+                 "skip option '%s' is none of nnue-pytorch's (filtered, wld_filtered, "
+                 "random_fen_skipping, early_fen_skipping, soft_early_fen_skipping, "
+                 "simple_eval_skipping, pc_y0..pc_y4, ply_x1..ply_x4, ply_y1..ply_y4)",
+                 key);
+    return -1;
+}
+
+/* skip: None (nothing skipped: *use false) or a dict of options over nnue-pytorch's defaults
+ * (df_nnue_skip_defaults); checked by making a predicate. 0, or -1 with an exception. */
+static int skip_options(df_nnue_skip_options *o, bool *use, PyObject *skip)
+{
+    *use = skip && skip != Py_None;
+    if (!*use) return 0;
+    if (!PyDict_Check(skip)) {
+        PyErr_Format(PyExc_TypeError, "skip must be None or a dict, not %.100s",
+                     Py_TYPE(skip)->tp_name);
+        return -1;
+    }
+    *o = df_nnue_skip_defaults();
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(skip, &pos, &key, &value)) {
+        const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        if (!name) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "skip's keys are str");
+            return -1;
+        }
+        if (skip_option(o, name, value) < 0) return -1;
+    }
+    df_nnue_skip *trial = df_nnue_skip_new(o, 0);
+    if (!trial) {
+        PyErr_SetString(PyExc_ValueError,
+                        "skip: an option out of range (soft_early_fen_skipping over 65536, a "
+                        "weight that is not a finite number)");
+        return -1;
+    }
+    df_nnue_skip_free(trial);
+    return 0;
+}
+
+/* ---- the reader's thread ---- */
+
+static bool stop_requested(void *ctx) { return dfpy_queue_stopped(&((NnueBatches *)ctx)->q); }
+
+static long read_source(void *ctx, char *buf, size_t size)
+{
+    return df_pgn_source_read(ctx, buf, size);
+}
+
+/* With the GIL: keeps the exception set, the first one only. */
+static void keep_exception(NnueBatches *self)
+{
+    if (!PyErr_Occurred()) return;
+    if (self->exc_type)
+        PyErr_Clear();
+    else
+        PyErr_Fetch(&self->exc_type, &self->exc_value, &self->exc_tb);
+}
+
+/* The filling batch's feature rows, then queued; false when the run must stop. */
+static bool emit(NnueBatches *self)
+{
+    nbatch *b = self->filling;
+    self->filling = NULL;
+    if (self->threads == 1)
+        df_nnue_batch(b->white, b->black, b->width, b->boards, b->n, &self->set);
+    else
+        df_nnue_batch_mt(b->white, b->black, b->width, b->boards, b->n, &self->set, self->threads);
+    return dfpy_queue_put(&self->q, &b->item);
+}
+
+/* The batch being filled, made when there is none; NULL when out of memory. */
+static nbatch *filling(NnueBatches *self)
+{
+    if (!self->filling && !(self->filling = nbatch_new(self->batch_size, self->width)))
+        self->failed = true;
+    return self->filling;
+}
+
+static void count(NnueBatches *self, uint64_t *counter)
+{
+    pthread_mutex_lock(&self->q.lock);
+    ++*counter;
+    pthread_mutex_unlock(&self->q.lock);
+}
+
+/* Reads source k to its end (or a stop); false when the run must stop. */
+static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
+{
+    PyObject *obj = self->sources[k];
+    const df_nnue_format format = self->formats[k];
+    dfpy_source src;
+    PyGILState_STATE g = PyGILState_Ensure();
+    const int opened = dfpy_source_open(&src, obj, NULL);
+    bool stop = opened < 0 && dfpy_open_failed(self->failures, (long)k, obj) < 0;
+    if (stop) keep_exception(self);
+    PyGILState_Release(g);
+    if (opened < 0) return !stop;
+    src.own_thread = true;
+    df_pgn_source_set_interrupt(src.source, &(df_interrupt){stop_requested, self});
+    df_nnue_reader *r = df_nnue_reader_from_function(format, read_source, src.source);
+    bool io_failed = false;
+    if (!r || df_nnue_reader_set_share(r, self->rank, self->world) != DF_OK) self->failed = true;
+    df_nnue_entry e;
+    df_nnue_error err;
+    for (df_nnue_next got; r && !self->failed && (got = df_nnue_read_next(r, &e, &err));) {
+        if (got == DF_NNUE_ERROR) {
+            /* The source's own failure is the source's (SourceError, or the file object's
+             * exception), as pgn_batches has it; the others are the batch's errors. */
+            if (err.kind == DF_NNUE_ERR_IO && (src.failed || df_pgn_source_error(src.source))) {
+                io_failed = true;
+                continue;
+            }
+            count(self, &self->errors);
+            if (!filling(self) || !nbatch_error(self->filling, (int32_t)k, &err))
+                self->failed = true;
+            continue;
+        }
+        count(self, &self->entries);
+        if (skip && df_nnue_skip_entry(skip, &e.pos, e.move, e.score, e.ply, e.result)) {
+            count(self, &self->skipped);
+            continue;
+        }
+        count(self, &self->kept);
+        if (!filling(self)) break;
+        nbatch_put(self->filling, &e);
+        if (self->filling->n == self->batch_size && !emit(self)) break;
+    }
+    df_nnue_reader_free(r);
+    g = PyGILState_Ensure();
+    stop = self->failed || dfpy_queue_stopped(&self->q);
+    if (!stop && io_failed) {
+        stop = dfpy_read_failed(&src, (long)k, self->failures) < 0;
+        if (stop) keep_exception(self);
+    }
+    dfpy_source_close(&src);
+    PyGILState_Release(g);
+    return !stop;
+}
+
+static void *producer(void *arg)
+{
+    NnueBatches *self = arg;
+    df_nnue_skip *skip = NULL;
+    if (self->use_skip && !(skip = df_nnue_skip_new(&self->skip, self->seed))) self->failed = true;
+    for (size_t k = 0; !self->failed && k < self->nsources; k++)
+        if (!read_one(self, k, skip)) break;
+    /* The last, short batch (the errors at the end too). */
+    if (self->filling && !self->failed && !dfpy_queue_stopped(&self->q) &&
+        (self->filling->n || self->filling->nerrors))
+        emit(self);
+    nbatch_free(self->filling);
+    self->filling = NULL;
+    df_nnue_skip_free(skip);
+    dfpy_queue_finish(&self->q);
+    return NULL;
+}
+
+/* ---- the iterator ---- */
+
+/* Puts a numpy array over data (owned by owner, a reference taken) into out: 0, or -1. */
+static int put(PyObject *out, const char *name, PyObject *owner, void *data, int nd, npy_intp *dims,
+               int type)
+{
+    PyObject *a = PyArray_SimpleNewFromData(nd, dims, type, data);
+    if (!a) return -1;
+    Py_INCREF(owner);
+    if (PyArray_SetBaseObject((PyArrayObject *)a, owner) < 0) {
+        Py_DECREF(a);
+        return -1;
+    }
+    const int r = PyDict_SetItemString(out, name, a);
+    Py_DECREF(a);
+    return r;
+}
+
+/* The arrays of b's n rows (b's region goes to them: b is left without it). */
+static int arrays_to_dict(nbatch *b, PyObject *out)
+{
+    PyObject *owner = dfpy_region_owner(b->region, b->bytes);
+    if (!owner) return -1;
+    b->region = NULL;
+    npy_intp n[1] = {(npy_intp)b->n}, rows[2] = {(npy_intp)b->n, (npy_intp)b->width};
+    const int r = put(out, "is_white", owner, b->is_white, 1, n, NPY_FLOAT32) < 0 ||
+                          put(out, "outcome", owner, b->outcome, 1, n, NPY_FLOAT32) < 0 ||
+                          put(out, "score", owner, b->score, 1, n, NPY_FLOAT32) < 0 ||
+                          put(out, "white", owner, b->white, 2, rows, NPY_INT32) < 0 ||
+                          put(out, "black", owner, b->black, 2, rows, NPY_INT32) < 0 ||
+                          put(out, "piece_count", owner, b->piece_count, 1, n, NPY_INT32) < 0
+                      ? -1
+                      : 0;
+    Py_DECREF(owner);
+    return r;
+}
+
+static PyObject *batch_dict(nbatch *b)
+{
+    PyObject *out = PyDict_New(), *errors = out ? PyList_New((Py_ssize_t)b->nerrors) : NULL;
+    int status = errors ? 0 : -1;
+    for (size_t i = 0; !status && i < b->nerrors; i++) {
+        const entry_error *x = &b->errors[i];
+        PyObject *t = Py_BuildValue("(iKKs)", x->source, (unsigned long long)x->e.offset,
+                                    (unsigned long long)x->e.where, x->e.message);
+        if (!t)
+            status = -1;
+        else
+            PyList_SET_ITEM(errors, (Py_ssize_t)i, t);
+    }
+    if (!status) status = arrays_to_dict(b, out);
+    if (!status) status = PyDict_SetItemString(out, "errors", errors);
+    Py_XDECREF(errors);
+    nbatch_free(b);
+    if (status) Py_CLEAR(out);
+    return out;
+}
+
+static PyObject *NnueBatches_next(NnueBatches *self)
+{
+    dfpy_item *item = dfpy_queue_take(&self->q);
+    if (item) return batch_dict((nbatch *)item);
+    if (PyErr_Occurred()) return NULL;
+    if (self->exc_type) {
+        PyErr_Restore(self->exc_type, self->exc_value, self->exc_tb);
+        self->exc_type = self->exc_value = self->exc_tb = NULL;
+        return NULL;
+    }
+    if (self->failed) {
+        self->failed = false; /* said once */
+        return PyErr_NoMemory();
+    }
+    return NULL; /* StopIteration */
+}
+
+static void NnueBatches_dealloc(NnueBatches *self)
+{
+    if (self->ready) {
+        dfpy_queue_stop(&self->q);
+        dfpy_queue_destroy(&self->q);
+    }
+    for (size_t k = 0; k < self->nsources; k++) Py_DECREF(self->sources[k]);
+    free(self->sources);
+    free(self->formats);
+    Py_XDECREF(self->failures);
+    Py_XDECREF(self->exc_type);
+    Py_XDECREF(self->exc_value);
+    Py_XDECREF(self->exc_tb);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *NnueBatches_iter(PyObject *self)
+{
+    Py_INCREF(self);
+    return self;
+}
+
+static PyObject *NnueBatches_close(NnueBatches *self, PyObject *unused)
+{
+    (void)unused;
+    dfpy_queue_stop(&self->q);
+    Py_RETURN_NONE;
+}
+
+static PyObject *NnueBatches_stats(NnueBatches *self, void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&self->q.lock);
+    const unsigned long long read = self->entries, kept = self->kept, skipped = self->skipped,
+                             errors = self->errors;
+    pthread_mutex_unlock(&self->q.lock);
+    return Py_BuildValue("{sKsKsKsK}", "entries", read, "kept", kept, "skipped", skipped, "errors",
+                         errors);
+}
+
+static PyObject *NnueBatches_failures(NnueBatches *self, void *unused)
+{
+    (void)unused;
+    if (!self->q.joined) return PyList_New(0); /* the run's list: read once it is over */
+    return PyList_GetSlice(self->failures, 0, PY_SSIZE_T_MAX);
+}
+
+static PyMethodDef NnueBatches_methods[] = {
+    {"close", (PyCFunction)NnueBatches_close, METH_NOARGS, "Stops the reading thread."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef NnueBatches_getset[] = {
+    {"stats", (getter)NnueBatches_stats, NULL,
+     "entries (read, of this share), kept, skipped (by the skip options), errors", NULL},
+    {"failures", (getter)NnueBatches_failures, NULL,
+     "The sources that could not be read to their end, once the iterator is over: a list of "
+     "(index, name, errno, reason).",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject NnueBatches_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dirfill._NnueBatches",
+    .tp_basicsize = sizeof(NnueBatches),
+    .tp_dealloc = (destructor)NnueBatches_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_iter = NnueBatches_iter,
+    .tp_iternext = (iternextfunc)NnueBatches_next,
+    .tp_methods = NnueBatches_methods,
+    .tp_getset = NnueBatches_getset,
+};
+
+/* A feature set's name: 0 and *set, or -1 with ValueError. */
+static int set_arg(df_nnue_set *set, PyObject *features)
+{
+    Py_ssize_t len;
+    const char *name = dfpy_text(features, &len, "features");
+    if (!name) return -1;
+    if (df_nnue_set_parse(set, name, (size_t)len) == DF_OK) return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "features: '%s' is not HalfKAv2_hm, Full_Threats, PP_3Wide or a '+'-joined "
+                 "list of them, each once",
+                 name);
+    return -1;
+}
+
+/* specs: a list of (source, format number). 0, or -1 with an exception. */
+static int make_specs(NnueBatches *self, PyObject *specs)
+{
+    const size_t n = (size_t)PyList_GET_SIZE(specs);
+    self->sources = calloc(n + 1, sizeof *self->sources);
+    self->formats = calloc(n + 1, sizeof *self->formats);
+    if (!self->sources || !self->formats) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++) {
+        PyObject *obj;
+        int format;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(specs, (Py_ssize_t)k), "Oi", &obj, &format))
+            return -1;
+        if (format < 0 || format >= DF_NNUE_FORMATS)
+            return PyErr_Format(PyExc_ValueError, "format %d is not 0 to 2", format), -1;
+        Py_INCREF(obj);
+        self->sources[self->nsources] = obj;
+        self->formats[self->nsources++] = (df_nnue_format)format;
+    }
+    return 0;
+}
+
+/* _nnue_batches(specs, batch_size, features, skip, threads, rank, world_size, seed): specs a
+ * list of (source, format number); rank and world_size checked by the caller. */
+static PyObject *py_nnue_batches(PyObject *unused, PyObject *args)
+{
+    (void)unused;
+    PyObject *specs, *features, *skip, *threads;
+    Py_ssize_t batch_size;
+    unsigned int rank, world;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "O!nOOOIIK", &PyList_Type, &specs, &batch_size, &features, &skip,
+                          &threads, &rank, &world, &seed))
+        return NULL;
+    if (batch_size < 1) return PyErr_Format(PyExc_ValueError, "batch_size must be 1 or more");
+    NnueBatches *self = (NnueBatches *)NnueBatches_Type.tp_alloc(&NnueBatches_Type, 0);
+    if (!self) return NULL;
+    dfpy_queue_init(&self->q, QUEUE, drop_item);
+    self->ready = true;
+    self->batch_size = (size_t)batch_size;
+    self->rank = rank;
+    self->world = world;
+    self->seed = seed;
+    if (set_arg(&self->set, features) < 0 || dfpy_threads(threads, &self->threads) < 0 ||
+        skip_options(&self->skip, &self->use_skip, skip) < 0 || make_specs(self, specs) < 0 ||
+        !(self->failures = PyList_New(0))) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->width = df_nnue_set_max_active(&self->set);
+    if (dfpy_queue_start(&self->q, producer, self) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+/* _nnue_features(fens, features, threads) -> dict of is_white, white, black, piece_count */
+static PyObject *py_nnue_features(PyObject *unused, PyObject *args)
+{
+    (void)unused;
+    PyObject *fens, *features, *threads_arg;
+    if (!PyArg_ParseTuple(args, "OOO", &fens, &features, &threads_arg)) return NULL;
+    df_nnue_set set;
+    unsigned threads;
+    if (set_arg(&set, features) < 0 || dfpy_threads(threads_arg, &threads) < 0) return NULL;
+    PyObject *seq = PySequence_Fast(fens, "fens must be a list of FEN strings");
+    if (!seq) return NULL;
+    const size_t n = (size_t)PySequence_Fast_GET_SIZE(seq), width = df_nnue_set_max_active(&set);
+    nbatch *b = nbatch_new(n ? n : 1, width);
+    PyObject *out = NULL;
+    if (!b) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    df_nnue_entry e = {.result = 0, .score = 0};
+    for (size_t i = 0; i < n; i++) {
+        if (dfpy_parse_fen(&e.pos, PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)i), 0) < 0) goto done;
+        nbatch_put(b, &e);
+    }
+    Py_BEGIN_ALLOW_THREADS
+        df_nnue_batch_mt(b->white, b->black, width, b->boards, n, &set, threads);
+    Py_END_ALLOW_THREADS
+    if ((out = PyDict_New()) && arrays_to_dict(b, out) < 0) Py_CLEAR(out);
+done:
+    nbatch_free(b);
+    Py_DECREF(seq);
+    return out;
+}
+
+/* _nnue_format(name) -> the format number its extension names, or None */
+static PyObject *py_nnue_format(PyObject *unused, PyObject *name)
+{
+    (void)unused;
+    PyObject *bytes;
+    if (!PyUnicode_FSConverter(name, &bytes)) return NULL;
+    df_nnue_format f;
+    const bool known = df_nnue_format_of(&f, PyBytes_AS_STRING(bytes));
+    Py_DECREF(bytes);
+    if (!known) Py_RETURN_NONE;
+    return PyLong_FromLong((long)f);
+}
+
+PyMethodDef dfpy_nnue_methods[] = {{"_nnue_batches", py_nnue_batches, METH_VARARGS, NULL},
+                                   {"_nnue_features", py_nnue_features, METH_VARARGS, NULL},
+                                   {"_nnue_format", py_nnue_format, METH_O, NULL},
+                                   {NULL, NULL, 0, NULL}};
+
+int dfpy_add_nnue(PyObject *module)
+{
+    (void)module; /* the iterator type is internal: _nnue_batches returns it */
+    return PyType_Ready(&NnueBatches_Type);
+}

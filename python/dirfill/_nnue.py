@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: MIT
+"""NNUE training data as nnue-pytorch's trainer takes it: :func:`nnue_batches` and
+:func:`nnue_features` (imported into ``dirfill``)."""
+import os
+
+import numpy as np
+
+from . import _dirfill, _Renamed, _source_error
+
+#: The formats by name, for ``format=``: what the C readers number them.
+_FORMATS = {"binpack": 0, "plain": 1, "bin": 2}
+#: nnue-pytorch's default feature set, the one Stockfish's current networks read.
+DEFAULT_FEATURES = "Full_Threats+PP_3Wide+HalfKAv2_hm"
+
+
+def _format_of(source, format):
+    """The format number of a source: its name's extension (a path, or a file object's
+    ``name``), else ``format``."""
+    name = source if isinstance(source, (str, os.PathLike)) else getattr(source, "name", None)
+    known = _dirfill._nnue_format(name) if isinstance(name, (str, os.PathLike)) else None
+    if known is not None:
+        return known
+    if format is None:
+        raise ValueError("%r: the format is not known from a name (.binpack, .plain, .bin, also "
+                         "with .zst or .gz): give format='binpack', 'plain' or 'bin'"
+                         % (source,))
+    if format not in _FORMATS:
+        raise ValueError("format must be 'binpack', 'plain' or 'bin', not %r" % (format,))
+    return _FORMATS[format]
+
+
+def _share(rank, world_size):
+    """(rank, world_size) checked: both None (the whole input, 0 of 1) or both given."""
+    if rank is None and world_size is None:
+        return 0, 1
+    if rank is None or world_size is None:
+        raise ValueError("rank and world_size go together")
+    if isinstance(rank, bool) or isinstance(world_size, bool) or not (
+            isinstance(rank, int) and isinstance(world_size, int)):
+        raise TypeError("rank and world_size are ints")
+    if world_size < 1 or not 0 <= rank < world_size:
+        raise ValueError("rank must be 0 to world_size - 1 and world_size 1 or more, not %d of %d"
+                         % (rank, world_size))
+    if world_size >= 1 << 32:
+        raise ValueError("world_size must be below 2**32")
+    return rank, world_size
+
+
+def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None, threads=0,
+                 rank=None, world_size=None, seed=0, *, format=None):
+    """The entries of NNUE training data in batches of nnue-pytorch's ``SparseBatch`` layout.
+
+    ``sources``: a path or a list of them (.binpack, .plain, .bin by the extension, each also
+    .zst or .gz), or binary file objects or bytes (the format from a file object's ``name``,
+    else ``format``: ``'binpack'``, ``'plain'`` or ``'bin'``), read in order. Each batch is a
+    dict of numpy arrays of ``batch_size`` rows (the last shorter), row i one entry:
+
+    - ``is_white`` float32 (n,): 1.0 when White is to move, else 0.0 (their ``us``);
+    - ``outcome`` float32 (n,): (result + 1) / 2 from the side to move's view: 0, 0.5, 1;
+    - ``score`` float32 (n,): the score, centipawns from the side to move's view (32002 when
+      the entry has none: the skip options drop those);
+    - ``white``, ``black`` int32 (n, max_active): each perspective's active indices of
+      ``features``, ascending, padded with -1 (max_active: 288 for the default set);
+    - ``piece_count`` int32 (n,): the pieces on the board, kings included;
+    - ``errors``: the errors met since the previous batch, ``(source index, byte offset,
+      where, message)``, where the chunk (.binpack, from 0), line (.plain) or record (.bin,
+      from 0), as ``dirfill nnue`` reports them; reading goes on after each.
+
+    ``skip``: None (every entry), or a dict of nnue-pytorch's skip options by their names
+    (``filtered``, ``wld_filtered``, ``random_fen_skipping``, ``early_fen_skipping``,
+    ``soft_early_fen_skipping``, ``simple_eval_skipping``, ``pc_y0`` .. ``pc_y4``,
+    ``ply_x1`` .. ``ply_x4``, ``ply_y1`` .. ``ply_y4``) over their defaults (``{}``: their
+    ``DataloaderSkipConfig()``). The predicate is asked about every entry in input order on
+    one thread, its generator seeded by ``seed`` (5489 draws as nnue-pytorch's on one
+    thread): the same seed, the same entries. The feature rows are computed on ``threads``
+    threads (0: every CPU) while the caller works; the same rows for any count.
+
+    ``rank``/``world_size``: this process's share (DDP): a .binpack's chunks rank, rank +
+    world_size, ... of each file, as nnue-pytorch's loader shares them; a .plain or .bin
+    input's entries (and record errors) round-robin, entry i of a file when i % world_size is
+    rank. The shares together hold every entry once.
+
+    Memory is bounded by the batch size: two batches wait at most. A source that cannot be
+    read to its end raises :class:`SourceError` after every batch of the others; an exception
+    of a file object's ``read()`` is raised as it is, after the batches read before it. Ctrl-C,
+    ``close()`` and dropping the iterator stop the reader within tens of milliseconds. The
+    iterator's ``stats``: ``entries`` read (of this share), ``kept``, ``skipped`` by the skip
+    options, ``errors``.
+    """
+    if isinstance(sources, (str, bytes, os.PathLike)) or hasattr(sources, "read"):
+        sources = [sources]
+    specs = [(s, _format_of(s, format)) for s in sources]
+    rank, world_size = _share(rank, world_size)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+        raise ValueError("seed must be an int from 0 to 2**64 - 1, not %r" % (seed,))
+    it = _dirfill._nnue_batches(specs, batch_size, features, skip, threads, rank, world_size,
+                                seed)
+    return _NnueBatches(it)
+
+
+class _NnueBatches:
+    """nnue_batches' iterator: once the reader is done, the sources it could not read as
+    SourceError."""
+
+    def __init__(self, it):
+        self._it, self._over = it, False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        try:
+            return _Renamed(next(self._it))
+        except StopIteration:
+            failed = None if self._over else self._it.failures
+            self._over = True
+            if failed:
+                raise _source_error(failed) from None
+            raise
+
+    @property
+    def stats(self):
+        return _Renamed(self._it.stats)
+
+    def close(self):
+        self._it.close()
+
+
+def nnue_features(fens, features=DEFAULT_FEATURES, *, scores=None, results=None, threads=0):
+    """The batch of FENs, as :func:`nnue_batches` gives them: nnue-pytorch's
+    ``get_sparse_batch_from_fens``. ``scores`` (side to move's view, default 0) and
+    ``results`` (-1, 0, 1 for the side to move, default 0) fill ``score`` and ``outcome``; a
+    malformed FEN is a ValueError."""
+    fens = list(fens)
+    out = _dirfill._nnue_features(fens, features, threads)
+    n = len(fens)
+    for name, given, make in (("score", scores, lambda a: a),
+                              ("outcome", results, lambda a: (a + 1) / 2)):
+        a = np.zeros(n, np.float32) if given is None else np.asarray(given, np.float64)
+        if a.shape != (n,):
+            raise ValueError("%s: one per FEN (%d), not shape %s" % (
+                "scores" if name == "score" else "results", n, a.shape))
+        if name == "outcome" and given is not None and not np.isin(a, (-1, 0, 1)).all():
+            raise ValueError("results are -1, 0 or 1")
+        out[name] = make(a).astype(np.float32)
+    out["errors"] = []
+    return _Renamed(out)
