@@ -1,0 +1,353 @@
+# SPDX-License-Identifier: MIT
+"""dirfill.nnue_batches and nnue_features: the rows of `dirfill nnue --json`, batch by batch, on
+any thread count; the skip options reproducible by seed; DDP shares disjoint and complete;
+errors of sources, chunks and file objects; Ctrl-C. The data: generated games turned into
+.binpack, .plain and .bin by the program."""
+import functools
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import dirfill
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PROGRAM = os.path.join(ROOT, "build", "release", "dirfill")
+PGN_MAKE = os.path.join(ROOT, "build", "release", "dirfill-pgn-make")
+SETS = ["Full_Threats+PP_3Wide+HalfKAv2_hm", "HalfKAv2_hm"]
+WIDTH = {"Full_Threats+PP_3Wide+HalfKAv2_hm": 288, "HalfKAv2_hm": 32}
+
+
+@functools.lru_cache(maxsize=None)
+def nnue(*args):
+    r = subprocess.run([PROGRAM, "nnue", *args], capture_output=True, text=True)
+    return [json.loads(line) for line in r.stdout.splitlines()]
+
+
+class Data:
+    """Five .binpack files of generated games (positions without an eval kept: score 32002),
+    them joined (five chunks), and the same entries as .plain and .bin."""
+
+    def __init__(self, d):
+        self.parts = []
+        for k in range(5):
+            pgn = d / ("g%d.pgn" % k)
+            pgn.write_bytes(subprocess.run([PGN_MAKE, "10", str(k + 1)], check=True,
+                                           capture_output=True).stdout)
+            part = d / ("p%d.binpack" % k)
+            subprocess.run([PROGRAM, "nnue", "--no-eval-ok", "--write", str(part), str(pgn)],
+                           check=True, capture_output=True)
+            self.parts.append(str(part))
+        self.binpack = str(d / "all.binpack")
+        with open(self.binpack, "wb") as f:
+            for p in self.parts:
+                f.write(open(p, "rb").read())
+        self.plain, self.bin = str(d / "all.plain"), str(d / "all.bin")
+        for out in (self.plain, self.bin):
+            subprocess.run([PROGRAM, "nnue", "--write", out, self.binpack], check=True,
+                           capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    for p in (PROGRAM, PGN_MAKE):
+        if not os.path.exists(p):
+            pytest.fail("%s is not built (make test builds it)" % p)
+    return Data(tmp_path_factory.mktemp("nnue"))
+
+
+def expected(row, width):
+    """A `dirfill nnue --json` row as nnue_batches' row: is_white, outcome, score, white,
+    black, piece_count."""
+    board, side = row["fen"].split()[:2]
+    pad = lambda xs: xs + [-1] * (width - len(xs))
+    return (1.0 if side == "w" else 0.0, (row["result"] + 1) / 2, float(row["score"]),
+            pad(row["white"]), pad(row["black"]), sum(c.isalpha() for c in board))
+
+
+def table(batch):
+    """A batch's rows as one float64 array (every field exact): is_white, outcome, score,
+    piece_count, white, black."""
+    cols = [batch[k].astype(np.float64).reshape(len(batch["score"]), -1)
+            for k in ("is_white", "outcome", "score", "piece_count", "white", "black")]
+    return np.hstack(cols)
+
+
+def all_rows(batches):
+    """The rows of batches as a list of hashable keys."""
+    return [r.tobytes() for b in batches for r in table(b)]
+
+
+def keyed(row, width):
+    iw, out, score, white, black, pc = expected(row, width)
+    return np.array([iw, out, score, pc] + white + black, np.float64).tobytes()
+
+
+def score_of(key):
+    return np.frombuffer(key, np.float64)[2]
+
+
+@pytest.mark.parametrize("features", SETS)
+@pytest.mark.parametrize("kind", ["binpack", "plain", "bin"])
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_batches_are_the_programs_rows(data, features, kind, threads):
+    path = getattr(data, kind)
+    want = [r for r in nnue("--json", "--features", features, path) if "fen" in r]
+    width = WIDTH[features]
+    size = 300
+    batches = list(dirfill.nnue_batches(path, size, features, threads=threads))
+    assert [len(b["score"]) for b in batches[:-1]] == [size] * (len(batches) - 1)
+    assert sum(len(b["score"]) for b in batches) == len(want) > 5 * size
+    for k, b in enumerate(batches):
+        assert b["is_white"].dtype == b["outcome"].dtype == b["score"].dtype == np.float32
+        assert b["white"].dtype == b["black"].dtype == b["piece_count"].dtype == np.int32
+        assert b["white"].shape == b["black"].shape == (len(b["score"]), width)
+        assert b["errors"] == []
+        assert all_rows([b]) == [keyed(r, width) for r in want[k * size:(k + 1) * size]]
+
+
+def test_sources_in_order_and_file_objects(data):
+    whole = all_rows(dirfill.nnue_batches(data.binpack, 777, threads=2))
+    parts = all_rows(dirfill.nnue_batches(data.parts, 777, threads=2))
+    assert parts == whole
+    with open(data.binpack, "rb") as f:  # the format from its name
+        assert all_rows(dirfill.nnue_batches(f, 777)) == whole
+    raw = open(data.bin, "rb").read()
+    assert all_rows(dirfill.nnue_batches(io.BytesIO(raw), 777, format="bin")) == whole
+    assert all_rows(dirfill.nnue_batches(raw, 777, format="bin")) == whole
+
+
+def test_nnue_features_are_the_batches_rows(data):
+    want = [r for r in nnue("--json", data.parts[0]) if "fen" in r][:500]
+    fens = [r["fen"] for r in want]
+    got = dirfill.nnue_features(fens, scores=[r["score"] for r in want],
+                                results=[r["result"] for r in want], threads=2)
+    assert all_rows([got]) == [keyed(r, 288) for r in want]
+    small = dirfill.nnue_features(fens[:3], "HalfKAv2_hm")
+    assert small["white"].shape == (3, 32)
+    assert list(small["score"]) == [0, 0, 0] and list(small["outcome"]) == [0.5] * 3
+
+
+def test_skip_by_seed(data):
+    every = all_rows(dirfill.nnue_batches(data.binpack, 500))
+    none = [r for r in every if score_of(r) != 32002]
+    assert len(none) < len(every)  # there are entries without a score to drop
+
+    def run(skip, seed):
+        it = dirfill.nnue_batches(data.binpack, 500, skip=skip, seed=seed, threads=2)
+        got = all_rows(it)
+        s = it.stats
+        assert s["entries"] == len(every) and s["kept"] == len(got)
+        assert s["kept"] + s["skipped"] == s["entries"] and s["errors"] == 0
+        return got
+
+    for skip in ({}, {"random_fen_skipping": 3, "filtered": False, "wld_filtered": False,
+                      "soft_early_fen_skipping": 0}):
+        a, b, c = run(skip, 5), run(skip, 5), run(skip, 6)
+        assert a == b and a != c
+        assert 0 < len(a) < len(none)
+        assert all(score_of(r) != 32002 for r in a)  # a missing score is a hard rule
+        from collections import Counter
+        assert not Counter(a) - Counter(none)  # a subset of the entries, in their order
+    # A predicate of all options off skips nothing, the missing scores included (theirs too).
+    off = {"filtered": False, "wld_filtered": False, "soft_early_fen_skipping": 0}
+    assert run(off, 1) == every
+
+
+def test_skip_hard_rule_early_plies(data):
+    want = [r for r in nnue("--json", data.binpack) if "fen" in r]
+    late = {keyed(r, 288) for r in want if r["ply"] > 30}
+    got = all_rows(dirfill.nnue_batches(data.binpack, 2000, skip={
+        "early_fen_skipping": 30, "filtered": False, "wld_filtered": False,
+        "soft_early_fen_skipping": 0, "pc_y0": 1.0, "pc_y1": 1.0, "pc_y2": 1.0, "pc_y3": 1,
+        "pc_y4": 1}))
+    assert got and all(r in late for r in got)
+
+
+@pytest.mark.parametrize("world", [1, 2, 3, 4, 7])
+def test_ranks_binpack_chunks(data, world):
+    chunks = [all_rows(dirfill.nnue_batches(p, 2000)) for p in data.parts]
+    got = [all_rows(dirfill.nnue_batches(data.binpack, 500, rank=r, world_size=world,
+                                         threads=2)) for r in range(world)]
+    for r in range(world):  # chunks r, r + world, ... as nnue-pytorch's DDP rule
+        assert got[r] == [x for c in chunks[r::world] for x in c]
+    assert sorted(x for g in got for x in g) == sorted(x for c in chunks for x in c)
+
+
+@pytest.mark.parametrize("kind", ["plain", "bin"])
+@pytest.mark.parametrize("world", [2, 3])
+def test_ranks_records_round_robin(data, kind, world):
+    every = all_rows(dirfill.nnue_batches(getattr(data, kind), 2000))
+    got = [all_rows(dirfill.nnue_batches(getattr(data, kind), 300, rank=r, world_size=world))
+           for r in range(world)]
+    for r in range(world):
+        assert got[r] == every[r::world]
+    assert sum(map(len, got)) == len(every)
+
+
+def test_corrupt_chunk_is_an_error_and_reading_goes_on(data, tmp_path):
+    raw = open(data.binpack, "rb").read()
+    first = os.path.getsize(data.parts[0])
+    bad = tmp_path / "bad.binpack"
+    bad.write_bytes(raw[:first] + b"XINP" + raw[first + 4:])  # chunk 1's magic
+    want = nnue("--json", str(bad))
+    errors = [r for r in want if "error" in r]
+    assert len(errors) == 1
+    batches = list(dirfill.nnue_batches([data.parts[0], str(bad)], 500))
+    got = [e for b in batches for e in b["errors"]]
+    assert got == [(1, errors[0]["offset"], errors[0]["chunk"], errors[0]["error"])]
+    assert all_rows(batches) == all_rows(dirfill.nnue_batches(data.parts[0], 9)) + [
+        keyed(r, 288) for r in want if "fen" in r]
+    it = dirfill.nnue_batches(str(bad), 500)
+    list(it)
+    assert it.stats["errors"] == 1
+
+
+def test_missing_source_is_a_source_error_after_the_others(data, tmp_path):
+    gone = str(tmp_path / "gone.binpack")
+    it = dirfill.nnue_batches([gone, data.parts[0]], 50000)
+    batch = next(it)
+    assert len(batch["score"]) == len(all_rows(dirfill.nnue_batches(data.parts[0])))
+    with pytest.raises(dirfill.SourceError) as e:
+        next(it)
+    assert isinstance(e.value, FileNotFoundError) and e.value.source == 0
+
+
+class Failing(io.RawIOBase):
+    """A binary file whose read() raises once n bytes have been read."""
+
+    def __init__(self, raw, n):
+        self.raw, self.at, self.n = raw, 0, n
+
+    def readable(self):
+        return True
+
+    def read(self, size=-1):
+        if self.at >= self.n:
+            raise ConnectionError("the network went away")
+        data = self.raw[self.at:min(self.at + size, self.n)]
+        self.at += len(data)
+        return data
+
+
+@pytest.mark.parametrize("kind", ["binpack", "bin"])
+def test_file_object_that_raises_midway(data, kind):
+    raw = open(getattr(data, kind), "rb").read()
+    it = dirfill.nnue_batches(Failing(raw, len(raw) // 2), 500, format=kind, threads=2)
+    got = []
+    start = time.monotonic()
+    with pytest.raises(ConnectionError, match="went away"):
+        for b in it:
+            got.append(b)
+    assert time.monotonic() - start < 10
+    if kind == "bin":  # records: every whole one before the failure
+        assert sum(len(b["score"]) for b in got) == (len(raw) // 2) // 40
+    with pytest.raises(StopIteration):
+        next(it)
+
+
+def test_arguments_are_checked(data):
+    p = data.parts[0]
+    bad = [
+        (ValueError, dict(batch_size=0)),
+        (ValueError, dict(features="HalfKAv2")),
+        (ValueError, dict(features="HalfKAv2_hm+HalfKAv2_hm")),
+        (TypeError, dict(features=3)),
+        (ValueError, dict(threads=-1)),
+        (TypeError, dict(skip=[("filtered", True)])),
+        (ValueError, dict(skip={"filterd": True})),
+        (TypeError, dict(skip={1: True})),
+        (TypeError, dict(skip={"filtered": 1})),
+        (TypeError, dict(skip={"early_fen_skipping": 2.5})),
+        (TypeError, dict(skip={"early_fen_skipping": True})),
+        (TypeError, dict(skip={"pc_y1": "1"})),
+        (ValueError, dict(skip={"random_fen_skipping": 1 << 40})),
+        (ValueError, dict(skip={"soft_early_fen_skipping": 70000})),
+        (ValueError, dict(skip={"pc_y2": float("nan")})),
+        (ValueError, dict(rank=0)),
+        (ValueError, dict(world_size=2)),
+        (ValueError, dict(rank=2, world_size=2)),
+        (ValueError, dict(rank=-1, world_size=2)),
+        (ValueError, dict(rank=0, world_size=0)),
+        (ValueError, dict(rank=0, world_size=1 << 32)),
+        (TypeError, dict(rank=True, world_size=2)),
+        (TypeError, dict(rank=0.0, world_size=2)),
+        (ValueError, dict(seed=-1)),
+        (ValueError, dict(seed=1 << 64)),
+        (ValueError, dict(seed=True)),
+    ]
+    for exc, kw in bad:
+        with pytest.raises(exc):
+            dirfill.nnue_batches(p, **kw)
+    with pytest.raises(ValueError, match="format"):
+        dirfill.nnue_batches(io.BytesIO(b""))
+    with pytest.raises(ValueError, match="format"):
+        dirfill.nnue_batches(io.BytesIO(b""), format="pgn")
+    with pytest.raises(ValueError, match="format"):
+        dirfill.nnue_batches("x.pgn")
+    with pytest.raises(ValueError, match="format"):
+        dirfill._dirfill._nnue_batches([(p, 3)], 10, "HalfKAv2_hm", None, 0, 0, 1, 0)
+    with pytest.raises(TypeError):
+        next(dirfill.nnue_batches(3.5, format="bin"))
+    with pytest.raises(ValueError):
+        dirfill.nnue_features(["not a fen"])
+    with pytest.raises(TypeError):
+        dirfill.nnue_features([3])
+    with pytest.raises(ValueError, match="one per FEN"):
+        dirfill.nnue_features(["8/8/8/8/8/8/8/K1k5 w - - 0 1"], scores=[1, 2])
+    with pytest.raises(ValueError, match="-1, 0 or 1"):
+        dirfill.nnue_features(["8/8/8/8/8/8/8/K1k5 w - - 0 1"], results=[2])
+    with pytest.raises(ValueError):
+        dirfill.nnue_features(["8/8/8/8/8/8/8/K1k5 w - - 0 1"], features="")
+    assert list(dirfill.nnue_batches([])) == []
+    empty = dirfill.nnue_features([])
+    assert empty["white"].shape == (0, 288)
+
+
+CTRL_C = textwrap.dedent("""
+    import io, sys, time
+    import dirfill
+
+    raw = open(sys.argv[1], "rb").read()
+
+    class Endless(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def read(self, size=-1):
+            if sys.argv[2] == "slow":
+                time.sleep(0.01)
+            return raw[:size]  # the same chunk, again and again
+
+    it = dirfill.nnue_batches(Endless(), 2000, format="binpack", threads=2)
+    next(it)
+    print("going", flush=True)
+    try:
+        for _ in it:
+            pass
+    except KeyboardInterrupt:
+        print(time.monotonic(), flush=True)
+""")
+
+
+@pytest.mark.parametrize("speed", ["fast", "slow"])
+def test_ctrl_c_stops_within_half_a_second(data, speed):
+    small = data.parts[0]
+    p = subprocess.Popen([sys.executable, "-c", CTRL_C, small, speed], stdout=subprocess.PIPE,
+                         text=True)
+    try:
+        assert p.stdout.readline().strip() == "going"
+        time.sleep(0.3)
+        sent = time.monotonic()
+        p.send_signal(2)
+        caught = float(p.stdout.readline())
+        assert p.wait(timeout=10) == 0
+    finally:
+        p.kill()
+    assert caught - sent < 0.5
