@@ -71,11 +71,14 @@ typedef struct {
 
 static void readout_free(readout *r) { free(r->entries); }
 
-static readout read_all(df_nnue_format format, const void *data, size_t len, size_t piece)
+/* What a reader of share rank of world gave (df_nnue_reader_set_share). */
+static readout read_share(df_nnue_format format, const void *data, size_t len, size_t piece,
+                          uint32_t rank, uint32_t world)
 {
     source s = {data, len, 0, piece, (size_t)-1};
     df_nnue_reader *r = df_nnue_reader_from_function(format, source_read, &s);
     assert_non_null(r);
+    assert_int_equal(DF_OK, df_nnue_reader_set_share(r, rank, world));
     readout out = {0};
     df_nnue_entry e;
     df_nnue_error err;
@@ -101,6 +104,11 @@ static readout read_all(df_nnue_format format, const void *data, size_t len, siz
     }
     df_nnue_reader_free(r);
     return out;
+}
+
+static readout read_all(df_nnue_format format, const void *data, size_t len, size_t piece)
+{
+    return read_share(format, data, len, piece, 0, 1);
 }
 
 /* ---- entries from generated games ---- */
@@ -578,6 +586,61 @@ static void test_binpack_chunks(void **state)
     free(many.e);
     free(ours.p);
     free(ref.p);
+}
+
+/* DDP shares: a .binpack's chunks rank, rank + world, ... (five files joined: five chunks), a
+ * .plain or .bin input's entries round-robin; together every entry once. */
+static void test_shares(void **state)
+{
+    (void)state;
+    enum { PARTS = 5 };
+    mem part[PARTS], joined = {0};
+    size_t first[PARTS + 1];
+    for (size_t k = 0; k <= PARTS; k++) first[k] = generated.n * k / PARTS;
+    for (size_t k = 0; k < PARTS; k++) {
+        part[k] = write_all(DF_NNUE_BINPACK, generated.e + first[k], first[k + 1] - first[k]);
+        joined.p = realloc(joined.p, joined.len + part[k].len);
+        memcpy(joined.p + joined.len, part[k].p, part[k].len);
+        joined.len += part[k].len;
+    }
+    for (uint32_t world = 1; world <= 7; world++) {
+        size_t total = 0;
+        for (uint32_t rank = 0; rank < world; rank++) {
+            readout r = read_share(DF_NNUE_BINPACK, joined.p, joined.len, 0, rank, world);
+            assert_int_equal(0, r.nerrors);
+            size_t i = 0;
+            for (size_t k = rank; k < PARTS; k += world)
+                for (size_t j = first[k]; j < first[k + 1]; j++, i++) {
+                    assert_true(i < r.n);
+                    assert_same_entry(&generated.e[j], &r.entries[i], j, false);
+                }
+            assert_int_equal(i, r.n);
+            total += r.n;
+            readout_free(&r);
+        }
+        assert_int_equal(generated.n, total);
+    }
+    for (df_nnue_format f = DF_NNUE_PLAIN; f <= DF_NNUE_BIN; f++) {
+        mem all = write_all(f, generated.e, generated.n);
+        for (uint32_t world = 2; world <= 3; world++)
+            for (uint32_t rank = 0; rank < world; rank++) {
+                readout r = read_share(f, all.p, all.len, 0, rank, world);
+                assert_int_equal((generated.n + world - 1 - rank) / world, r.n);
+                for (size_t i = 0; i < r.n; i++)
+                    assert_same_entry(&generated.e[rank + i * world], &r.entries[i], i, false);
+                readout_free(&r);
+            }
+        free(all.p);
+    }
+    /* The arguments: world 0, rank beyond it, NULL. */
+    df_nnue_reader *r = df_nnue_reader_from_function(DF_NNUE_BIN, source_read, &(source){0});
+    assert_int_equal(DF_ERR_ARGUMENT, df_nnue_reader_set_share(r, 0, 0));
+    assert_int_equal(DF_ERR_ARGUMENT, df_nnue_reader_set_share(r, 2, 2));
+    assert_int_equal(DF_ERR_ARGUMENT, df_nnue_reader_set_share(NULL, 0, 1));
+    assert_int_equal(DF_OK, df_nnue_reader_set_share(r, 1, 2));
+    df_nnue_reader_free(r);
+    for (size_t k = 0; k < PARTS; k++) free(part[k].p);
+    free(joined.p);
 }
 
 /* A file cut at every byte: one error (the file ends inside a chunk), never a crash, and every
@@ -1267,6 +1330,7 @@ int main(void)
         cmocka_unit_test(test_binpack_round_trip),
         cmocka_unit_test(test_binpack_chunks),
         cmocka_unit_test(test_binpack_truncated),
+        cmocka_unit_test(test_shares),
         cmocka_unit_test(test_ep_rule),
         cmocka_unit_test(test_binpack_hand_made),
         cmocka_unit_test(test_binpack_hostile),
