@@ -69,14 +69,16 @@ test:
 	cmake --preset release -DDIRFILL_BUILD_TESTS=ON
 	cmake --build --preset release -j $(JOBS)
 	ctest --preset release -j $(JOBS)
-	$(VENV)/bin/python -m pytest -q python/tests --ignore=python/tests/test_torch.py
+	$(VENV)/bin/python -m pytest -q python/tests --ignore=python/tests/test_torch.py \
+	  --ignore=python/tests/test_torch_nnue.py
 
 # The PyTorch dataset (dirfill.torch) and examples/train_torch.py: Debian's python3-torch is a
 # large install (about 170 packages) that make test should not wait for, so CI runs them here;
 # DIRFILL_REQUIRE_TORCH makes a missing torch a failure, never a skip.
 test-torch: python
 	$(call ensure,$(TEST_DEPS) python3-torch)
-	DIRFILL_REQUIRE_TORCH=1 $(VENV)/bin/python -m pytest -q python/tests/test_torch.py
+	DIRFILL_REQUIRE_TORCH=1 $(VENV)/bin/python -m pytest -q python/tests/test_torch.py \
+	  python/tests/test_torch_nnue.py
 
 # The Python package in a venv that sees Debian's numpy and Dask: build/venv/bin/python. Built
 # again only when what it is built from changed, so make test-torch after make test (as CI runs

@@ -38,6 +38,7 @@ reaches the main process as the dataset's dict only through the DataLoader's pic
 import functools
 import os
 import stat
+import warnings
 from multiprocessing.reduction import DupFd
 
 import numpy as np
@@ -45,9 +46,10 @@ import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
 from . import (PLANES, POSITION_COLUMNS, SourceError, _check_columns, _dirfill, _Renamed,
-               _source_error, pgn_cuts)
+               _source_error, nnue_batches, pgn_cuts)
+from ._nnue import DEFAULT_FEATURES
 
-__all__ = ["PGNDataset", "to_tensors"]
+__all__ = ["PGNDataset", "NNUEDataset", "to_tensors"]
 
 # torch 1.13 has no unsigned types wider than uint8: the columns travel as the signed type of
 # the same width, the same bits (a view, no copy). Bitboards are int64 views of the uint64
@@ -183,6 +185,22 @@ def _splittable(path):
 _DATASET_COLUMNS = POSITION_COLUMNS + ("planes", "file")
 
 
+def _share(rank, world):
+    """(this worker's share, the number of shares): the worker of this DataLoader process (0 of
+    1 outside one) of the rank of a distributed run (given, else torch.distributed's when it is
+    initialized, else 0 of 1)."""
+    if rank is None or world is None:
+        dist = torch.distributed
+        if dist.is_available() and dist.is_initialized():
+            rank = dist.get_rank() if rank is None else rank
+            world = dist.get_world_size() if world is None else world
+        else:
+            rank, world = rank or 0, world or 1
+    info = get_worker_info()
+    workers, worker = (info.num_workers, info.id) if info else (1, 0)
+    return rank * workers + worker, world * workers
+
+
 class PGNDataset(IterableDataset):
     """Positions of PGN files in batches of tensors, split between workers and ranks.
 
@@ -232,17 +250,7 @@ class PGNDataset(IterableDataset):
 
     def _share(self):
         """(this worker's share, the number of shares)."""
-        rank, world = self.rank, self.world_size
-        if rank is None or world is None:
-            dist = torch.distributed
-            if dist.is_available() and dist.is_initialized():
-                rank = dist.get_rank() if rank is None else rank
-                world = dist.get_world_size() if world is None else world
-            else:
-                rank, world = rank or 0, world or 1
-        info = get_worker_info()
-        workers, worker = (info.num_workers, info.id) if info else (1, 0)
-        return rank * workers + worker, world * workers
+        return _share(self.rank, self.world_size)
 
     def shards(self, share, shares):
         """The parts share (of shares) reads: a list of (file index, path, (start, end, first
@@ -375,3 +383,62 @@ class PGNDataset(IterableDataset):
         return _dirfill._planes_from_rows(batch["pieces"], batch["turn"], self.threads,
                                           castling=batch["castling"], ep=batch["ep"],
                                           chess960=self.chess960, out=out)[0]
+
+
+class NNUEDataset(IterableDataset):
+    """NNUE training data as nnue-pytorch's training step takes it, split between workers and
+    ranks.
+
+    ``sources``, ``batch_size``, ``features``, ``skip``, ``seed`` and ``format`` as
+    :func:`dirfill.nnue_batches` takes them. Each item is the tuple nnue-pytorch's
+    ``SparseBatch.get_tensors`` gives: ``(us, them, white_indices, black_indices, outcome,
+    score, piece_count)``, us float32 (n, 1) 1.0 when White is to move, them 1 - us, the index
+    rows int32 (n, max_active) padded with -1, outcome and score float32 (n, 1) from the side
+    to move's view, piece_count int64 (n,). Use it as ``DataLoader(ds, batch_size=None,
+    num_workers=N)``. The shares: share ``rank * num_workers + worker`` of ``world_size *
+    num_workers`` (rank and world size given, else ``torch.distributed``'s when it is
+    initialized, else 0 of 1) reads what :func:`dirfill.nnue_batches` gives that rank: a
+    .binpack's chunks share, share + shares, ... (a file of one chunk is one share's), a .plain
+    or .bin file's entries round-robin; every entry is given exactly once. Each share asks its
+    own skip predicate, seeded with ``seed + share``. ``threads``: the library's threads per
+    share. An error of a chunk or record is a warning (``warnings.warn``: its source, offset
+    and message), and reading goes on; a source that cannot be read raises
+    :class:`dirfill.SourceError` after the batches of the others.
+    """
+
+    def __init__(self, sources, batch_size=16384, features=DEFAULT_FEATURES, *, skip=None,
+                 threads=1, seed=0, rank=None, world_size=None, format=None):
+        super().__init__()
+        if isinstance(sources, (str, bytes, os.PathLike)):
+            sources = [sources]
+        self.sources = list(sources)
+        self.options = {"batch_size": batch_size, "features": features, "skip": skip,
+                        "threads": threads, "format": format}
+        self.seed, self.rank, self.world_size = seed, rank, world_size
+        # A malformed option fails here, not in a worker.
+        nnue_batches(self.sources, seed=seed, **self.options).close()
+
+    def __iter__(self):
+        share, shares = _share(self.rank, self.world_size)
+        it = nnue_batches(self.sources, rank=share, world_size=shares,
+                          seed=(self.seed + share) % (1 << 64), **self.options)
+        try:
+            for batch in it:
+                for source, offset, _, message in batch["errors"]:
+                    warnings.warn("%s: byte %d: %s" % (self.sources[source], offset, message),
+                                  stacklevel=2)
+                if len(batch["score"]):
+                    yield self.tensors(batch)
+        finally:
+            it.close()
+
+    @staticmethod
+    def tensors(batch):
+        """A batch of :func:`dirfill.nnue_batches` as nnue-pytorch's training step takes it:
+        (us, them, white_indices, black_indices, outcome, score, piece_count), over the batch's
+        memory but them and piece_count."""
+        us = torch.from_numpy(batch["is_white"]).view(-1, 1)
+        return (us, 1.0 - us, torch.from_numpy(batch["white"]),
+                torch.from_numpy(batch["black"]), torch.from_numpy(batch["outcome"]).view(-1, 1),
+                torch.from_numpy(batch["score"]).view(-1, 1),
+                torch.from_numpy(batch["piece_count"]).to(torch.int64))

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: MIT
+"""dirfill.torch.NNUEDataset: nnue-pytorch's training tuple, every entry exactly once under a
+DataLoader with 0 to 4 workers and over ranks; and examples/nnue_train.py trains."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+if os.environ.get("DIRFILL_REQUIRE_TORCH"):
+    import torch  # noqa: F401 (fails loudly in CI)
+else:
+    torch = pytest.importorskip("torch")
+
+import dirfill
+from dirfill.torch import NNUEDataset
+from test_nnue import PGN_MAKE, PROGRAM, Data, all_rows
+
+from torch.utils.data import DataLoader
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    for p in (PROGRAM, PGN_MAKE):
+        if not os.path.exists(p):
+            pytest.fail("%s is not built (make test builds it)" % p)
+    return Data(tmp_path_factory.mktemp("torch_nnue"))
+
+
+def as_batch(t):
+    """A training tuple back as nnue_batches' arrays (for all_rows)."""
+    us, them, white, black, outcome, score, pc = t
+    assert torch.equal(them, 1 - us)
+    return {"is_white": us.numpy()[:, 0], "outcome": outcome.numpy()[:, 0],
+            "score": score.numpy()[:, 0], "white": white.numpy(), "black": black.numpy(),
+            "piece_count": pc.numpy()}
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")
+@pytest.mark.parametrize("workers", [0, 1, 2, 3, 4])
+def test_workers_give_every_entry_once(data, workers):
+    sources = [data.binpack, data.bin]
+    want = sorted(all_rows(dirfill.nnue_batches(sources, 4096)))
+    got = list(DataLoader(NNUEDataset(sources, 300, "HalfKAv2_hm"), batch_size=None,
+                          num_workers=workers))
+    rows = [as_batch(t) for t in got]
+    assert sorted(all_rows(rows)) == sorted(all_rows(dirfill.nnue_batches(sources, 4096,
+                                                                         "HalfKAv2_hm")))
+    assert len(want) == sum(len(r["score"]) for r in rows)
+    us, them, white, black, outcome, score, pc = got[0]
+    n = len(pc)
+    assert us.shape == them.shape == outcome.shape == score.shape == (n, 1)
+    assert us.dtype == them.dtype == outcome.dtype == score.dtype == torch.float32
+    assert white.shape == black.shape == (n, 32) and white.dtype == black.dtype == torch.int32
+    assert pc.shape == (n,) and pc.dtype == torch.int64
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")
+def test_ranks_and_workers_together(data):
+    every = sorted(all_rows(dirfill.nnue_batches(data.binpack, 4096)))
+    got = []
+    for rank in range(2):
+        ds = NNUEDataset(data.binpack, 200, rank=rank, world_size=2)
+        got += [as_batch(t) for t in DataLoader(ds, batch_size=None, num_workers=2)]
+    assert sorted(all_rows(got)) == every
+
+
+def test_skip_is_seeded_per_share(data):
+    ds = NNUEDataset(data.binpack, 500, skip={}, seed=3)
+    a = all_rows([as_batch(t) for t in ds])
+    assert a == all_rows([as_batch(t) for t in ds])
+    assert a == all_rows(dirfill.nnue_batches(data.binpack, 500, skip={}, seed=3))
+
+
+def test_chunk_errors_warn_and_options_are_checked(data, tmp_path):
+    raw = open(data.binpack, "rb").read()
+    bad = tmp_path / "bad.binpack"
+    bad.write_bytes(raw[:os.path.getsize(data.parts[0])] + b"XXXXXXXX")
+    with pytest.warns(UserWarning, match="bad.binpack: byte .*: chunk 1 .*BINP"):
+        got = list(NNUEDataset(str(bad), 100000))
+    assert len(got) == 1
+    with pytest.raises(ValueError):
+        NNUEDataset(data.binpack, skip={"nope": 1})
+    with pytest.raises(ValueError):
+        NNUEDataset(data.binpack, batch_size=0)
+    with pytest.raises(dirfill.SourceError):
+        list(NNUEDataset(str(tmp_path / "gone.binpack")))
+
+
+def test_train_example(data):
+    script = os.path.join(ROOT, "examples", "nnue_train.py")
+    run = subprocess.run([sys.executable, script, data.binpack, "--steps", "60", "--batch",
+                          "256", "--threads", "1"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "60/60 loss" in run.stdout
+    first, last = [float(x) for x in run.stdout.split("mean loss")[1].split()[:3:2]]
+    assert last < first
