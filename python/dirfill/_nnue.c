@@ -109,7 +109,11 @@ typedef struct {
     uint64_t seed;
     /* the run */
     nbatch *filling;
-    uint64_t entries, kept, skipped, errors; /* written under q.lock */
+    /* The counts: the reader's own, published under q.lock with each batch and at each
+     * source's end (a lock an entry cost several per cent of the whole). */
+    struct counts {
+        uint64_t entries, kept, skipped, errors;
+    } counted, published;
     PyObject *failures;                      /* the sources not read to their end */
     PyObject *exc_type, *exc_value, *exc_tb; /* what stopped the run */
     bool failed;                             /* out of memory */
@@ -250,9 +254,17 @@ static void keep_exception(NnueBatches *self)
         PyErr_Fetch(&self->exc_type, &self->exc_value, &self->exc_tb);
 }
 
+static void publish(NnueBatches *self)
+{
+    pthread_mutex_lock(&self->q.lock);
+    self->published = self->counted;
+    pthread_mutex_unlock(&self->q.lock);
+}
+
 /* The filling batch's feature rows, then queued; false when the run must stop. */
 static bool emit(NnueBatches *self)
 {
+    publish(self);
     nbatch *b = self->filling;
     self->filling = NULL;
     if (self->threads == 1)
@@ -268,13 +280,6 @@ static nbatch *filling(NnueBatches *self)
     if (!self->filling && !(self->filling = nbatch_new(self->batch_size, self->width)))
         self->failed = true;
     return self->filling;
-}
-
-static void count(NnueBatches *self, uint64_t *counter)
-{
-    pthread_mutex_lock(&self->q.lock);
-    ++*counter;
-    pthread_mutex_unlock(&self->q.lock);
 }
 
 /* Reads source k to its end (or a stop); false when the run must stop. */
@@ -304,22 +309,23 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
                 io_failed = true;
                 continue;
             }
-            count(self, &self->errors);
+            self->counted.errors++;
             if (!filling(self) || !nbatch_error(self->filling, (int32_t)k, &err))
                 self->failed = true;
             continue;
         }
-        count(self, &self->entries);
+        self->counted.entries++;
         if (skip && df_nnue_skip_entry(skip, &e.pos, e.move, e.score, e.ply, e.result)) {
-            count(self, &self->skipped);
+            self->counted.skipped++;
             continue;
         }
-        count(self, &self->kept);
+        self->counted.kept++;
         if (!filling(self)) break;
         nbatch_put(self->filling, &e);
         if (self->filling->n == self->batch_size && !emit(self)) break;
     }
     df_nnue_reader_free(r);
+    publish(self);
     g = PyGILState_Ensure();
     stop = self->failed || dfpy_queue_stopped(&self->q);
     if (!stop && io_failed) {
@@ -457,9 +463,10 @@ static PyObject *NnueBatches_stats(NnueBatches *self, void *unused)
 {
     (void)unused;
     pthread_mutex_lock(&self->q.lock);
-    const unsigned long long read = self->entries, kept = self->kept, skipped = self->skipped,
-                             errors = self->errors;
+    const struct counts c = self->published;
     pthread_mutex_unlock(&self->q.lock);
+    const unsigned long long read = c.entries, kept = c.kept, skipped = c.skipped,
+                             errors = c.errors;
     return Py_BuildValue("{sKsKsKsK}", "entries", read, "kept", kept, "skipped", skipped, "errors",
                          errors);
 }
