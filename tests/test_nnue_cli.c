@@ -526,6 +526,17 @@ static void test_usage(void **state)
         DFT_ARGS("nnue", "--write", "out.txt", "x.binpack"),
         DFT_ARGS("nnue", "--write", "out.binpack.zst", "x.binpack"),
         DFT_ARGS("nnue", "--features"),
+        DFT_ARGS("nnue", "--skip", "bogus=1", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "filtered=2", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "random_fen_skipping=x", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "pc_y0=nan", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "filtered=1,none", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "default,", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "none,soft_early_fen_skipping=70000", "x.binpack"),
+        DFT_ARGS("nnue", "--seed", "1", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "default", "--seed", "-1", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "default", "--seed", "18446744073709551616", "x.binpack"),
+        DFT_ARGS("nnue", "--fens", "--json", "--skip", "default"),
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         dft_result r = dft_run(DFT_PROGRAM, bad[i], "", 0, NULL);
@@ -542,6 +553,70 @@ static void test_usage(void **state)
     r = dft_run(DFT_PROGRAM, DFT_ARGS("--help"), "", 0, NULL);
     assert_non_null(strstr(r.out, "nnue [--features SET]"));
     dft_done(&r);
+}
+
+/* --skip: the entries the library's predicate keeps, in order, for the same options and seed
+ * (the program parses what the library does); the summary counts both; --write writes the
+ * kept ones; the same seed keeps the same entries, another seed others. */
+static void test_skip(void **state)
+{
+    (void)state;
+    char bp[128], out[160];
+    write_entries(bp, sizeof bp, ".binpack", &games);
+    df_nnue_skip_options o = df_nnue_skip_defaults();
+    assert_int_equal(DF_OK, df_nnue_skip_option_set(&o, "random_fen_skipping", "3"));
+    assert_int_equal(DF_OK, df_nnue_skip_option_set(&o, "filtered", "false"));
+    df_nnue_skip *s = df_nnue_skip_new(&o, 7);
+    entries kept = {0};
+    for (size_t i = 0; i < games.n; i++) {
+        const df_nnue_entry *e = &games.e[i];
+        if (!df_nnue_skip_entry(s, &e->pos, e->move, e->score, e->ply, e->result)) add(&kept, e);
+    }
+    df_nnue_skip_free(s);
+    assert_true(kept.n > 0 && kept.n < games.n / 2);
+    cmd_text want = {0};
+    expect_lines(&want, &kept, "HalfKAv2_hm");
+    const char *spec = "default,random_fen_skipping=3,filtered=false";
+    for (int run = 0; run < 2; run++) {
+        dft_result r = dft_run(DFT_PROGRAM,
+                               DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", "--skip",
+                                        spec, "--seed", "7", bp),
+                               "", 0, NULL);
+        assert_int_equal(0, r.status);
+        assert_output(&r, &want);
+        dft_done(&r);
+    }
+    dft_result r = dft_run(
+        DFT_PROGRAM,
+        DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", "--skip", spec, "--seed", "8", bp),
+        "", 0, NULL);
+    assert_true(r.status == 0 && (r.out_len != want.len || memcmp(r.out, want.text, want.len)));
+    dft_done(&r);
+    char summary[128];
+    snprintf(summary, sizeof summary, "%zu entries, %zu skipped, 0 errors, ", kept.n,
+             games.n - kept.n);
+    r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--skip", spec, "--seed", "7", bp), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    if (strncmp(r.out, summary, strlen(summary))) fail_msg("'%s', not '%s'", r.out, summary);
+    dft_done(&r);
+    /* Every option off: nothing is skipped, not even by the summary's words. */
+    r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--skip", "none", bp), "", 0, NULL);
+    snprintf(summary, sizeof summary, "%zu entries, 0 skipped, 0 errors, ", games.n);
+    if (strncmp(r.out, summary, strlen(summary))) fail_msg("'%s', not '%s'", r.out, summary);
+    dft_done(&r);
+    snprintf(out, sizeof out, "%s.kept.binpack", bp);
+    r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--write", out, "--skip", spec, "--seed", "7", bp),
+                "", 0, NULL);
+    assert_int_equal(0, r.status);
+    dft_done(&r);
+    r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", out), "", 0,
+                NULL);
+    assert_output(&r, &want);
+    dft_done(&r);
+    cmd_text_free(&want);
+    free(kept.e);
+    unlink(out);
+    unlink(bp);
 }
 
 /* Standard output that cannot be written: exit status 1 and a message. */
@@ -569,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_fens),
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_usage),
+        cmocka_unit_test(test_skip),
         cmocka_unit_test(test_output_error),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
