@@ -105,12 +105,10 @@ static int read_file(nnue_run *run, const char *path, df_nnue_format kind)
     static const char *const where_key[DF_NNUE_FORMATS] = {"chunk", "line", "record"};
     df_nnue_reader *r;
     const df_status opened = df_nnue_reader_open(&r, path, kind);
-    if (opened != DF_OK) run->errors++;
-    if (opened == DF_ERR_UNSUPPORTED)
-        return cmd_input_error("nnue", "%s: this build cannot decompress it (built without %s)",
-                               path, strstr(path, ".gz") ? "zlib" : "libzstd");
-    if (opened != DF_OK)
-        return cmd_input_error("nnue", "cannot open %s: %s", path, strerror(errno));
+    if (opened != DF_OK) {
+        run->errors++;
+        return cmd_open_error("nnue", path, opened);
+    }
     df_nnue_entry e;
     df_nnue_error err;
     df_nnue_next got;
