@@ -8,9 +8,11 @@
 #include "nnue.h"
 
 static const char help[] =
-    "usage: dirfill nnue [--features SET] [--threads N] [--json] [--no-eval-ok] FILE...\n"
+    "usage: dirfill nnue [--features SET] [--threads N] [--json] [--no-eval-ok] [--skip SPEC\n"
+    "                    [--seed N]] FILE...\n"
     "       dirfill nnue --fens [--features SET] [--threads N] --json\n"
-    "       dirfill nnue --write OUT [--threads N] [--no-eval-ok] FILE...\n"
+    "       dirfill nnue --write OUT [--threads N] [--no-eval-ok] [--skip SPEC [--seed N]] "
+    "FILE...\n"
     "\n"
     "Reads NNUE training data: each FILE by its extension, .binpack (Stockfish's chunks of move\n"
     "chains), .plain, .bin (40-byte records), each also as .zst or .gz, or PGN (.pgn, .pgn.zst,\n"
@@ -26,12 +28,25 @@ static const char help[] =
     "  --no-eval-ok    PGN: keep positions whose move has no [%eval] (score 32002, none)\n"
     "  --fens          read fen<TAB>score<TAB>ply<TAB>result lines on standard input (move \"-\")\n"
     "  --write OUT     convert to OUT: .binpack, .plain or .bin by its extension\n"
-    "Without --json: one line, entries, errors, entries/s. An error (a bad chunk, record, game\n"
+    "  --skip SPEC     leave entries out as nnue-pytorch's loader does: SPEC is 'default' (its\n"
+    "                  Python defaults), 'none' (every option off) or either followed by\n"
+    "                  ,KEY=VALUE items with its names (filtered, wld_filtered,\n"
+    "                  random_fen_skipping, early_fen_skipping, soft_early_fen_skipping,\n"
+    "                  simple_eval_skipping, pc_y0..pc_y4, ply_x1..ply_x4, ply_y1..ply_y4);\n"
+    "                  without a base, items change the defaults\n"
+    "  --seed N        the skip options' random generator's seed (0, the default; 5489 is\n"
+    "                  nnue-pytorch's); the same seed skips the same entries\n"
+    "Without --json: one line, entries, errors, entries/s (with --skip: the entries kept, those\n"
+    "skipped, errors, and entries read per second). An error (a bad chunk, record, game\n"
     "or line) names its file and byte offset, and reading goes on after it. Exit status 1 when\n"
     "an input had an error or could not be read, 2 for a malformed option, else 0.\n";
 
 bool nnue_take(nnue_run *run, const char *file, const df_nnue_entry *e, bool has_move)
 {
+    if (run->skip && df_nnue_skip_entry(run->skip, &e->pos, e->move, e->score, e->ply, e->result)) {
+        run->skipped++;
+        return true;
+    }
     if (!run->writer) {
         run->entries++;
         return nnue_out_entry(run->out, e, has_move);
@@ -90,12 +105,10 @@ static int read_file(nnue_run *run, const char *path, df_nnue_format kind)
     static const char *const where_key[DF_NNUE_FORMATS] = {"chunk", "line", "record"};
     df_nnue_reader *r;
     const df_status opened = df_nnue_reader_open(&r, path, kind);
-    if (opened != DF_OK) run->errors++;
-    if (opened == DF_ERR_UNSUPPORTED)
-        return cmd_input_error("nnue", "%s: this build cannot decompress it (built without %s)",
-                               path, strstr(path, ".gz") ? "zlib" : "libzstd");
-    if (opened != DF_OK)
-        return cmd_input_error("nnue", "cannot open %s: %s", path, strerror(errno));
+    if (opened != DF_OK) {
+        run->errors++;
+        return cmd_open_error("nnue", path, opened);
+    }
     df_nnue_entry e;
     df_nnue_error err;
     df_nnue_next got;
@@ -194,6 +207,42 @@ static int read_fens(nnue_run *run)
 
 /* ---- the command ---- */
 
+/* The skip options of SPEC (--skip): a base, then KEY=VALUE items, comma-separated; false
+ * after a usage message. */
+static bool parse_skip(df_nnue_skip_options *o, const char *spec)
+{
+    const size_t len = strlen(spec);
+    char *text = malloc(len + 1);
+    if (!text) return false;
+    memcpy(text, spec, len + 1);
+    bool ok = true;
+    char *rest = text;
+    for (int item = 0; ok && rest; item++) {
+        char *next = strchr(rest, ',');
+        if (next) *next++ = '\0';
+        char *eq = strchr(rest, '=');
+        if (item == 0 && !eq && (!strcmp(rest, "default") || !strcmp(rest, "none"))) {
+            *o = rest[0] == 'd' ? df_nnue_skip_defaults() : df_nnue_skip_none();
+        } else if (!eq) {
+            cmd_usage_error("nnue", "--skip: '%s' is not default, none or KEY=VALUE%s", rest,
+                            item ? "" : " (the base, default or none, comes first)");
+            ok = false;
+        } else {
+            *eq = '\0';
+            if (df_nnue_skip_option_set(o, rest, eq + 1) != DF_OK) {
+                cmd_usage_error("nnue",
+                                "--skip: '%s=%s': not one of nnue-pytorch's skip options with a "
+                                "value of its kind (see dirfill nnue --help)",
+                                rest, eq + 1);
+                ok = false;
+            }
+        }
+        rest = next;
+    }
+    free(text);
+    return ok;
+}
+
 int cmd_nnue(int argc, char **argv, const char *backend)
 {
     (void)backend;
@@ -201,6 +250,7 @@ int cmd_nnue(int argc, char **argv, const char *backend)
     memset(&run, 0, sizeof run);
     run.set = df_nnue_set_default();
     bool fens = false;
+    const char *skip_spec = NULL, *seed_text = NULL;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     df_nnue_format *kinds = calloc((size_t)argc + 1, sizeof *kinds);
     int nfiles = 0, status = 0;
@@ -241,6 +291,16 @@ int cmd_nnue(int argc, char **argv, const char *backend)
             run.write_path = value;
             continue;
         }
+        if (got == 0) got = cmd_value("nnue", argc, argv, &i, "--skip", &value);
+        if (got > 0) {
+            skip_spec = value;
+            continue;
+        }
+        if (got == 0) got = cmd_value("nnue", argc, argv, &i, "--seed", &value);
+        if (got > 0) {
+            seed_text = value;
+            continue;
+        }
         if (got < 0) {
             status = -got;
             goto done;
@@ -272,6 +332,25 @@ int cmd_nnue(int argc, char **argv, const char *backend)
         USAGE("--write writes a file: not with --json or --fens");
     if (fens && nfiles) USAGE("--fens reads standard input: no FILE");
     if (!fens && !nfiles) USAGE("no FILE (see dirfill nnue --help)");
+    if (skip_spec && fens) USAGE("--skip needs the moves played: not with --fens");
+    if (seed_text && !skip_spec) USAGE("--seed seeds --skip's draws: give --skip too");
+    unsigned long long seed = 0;
+    if (seed_text) {
+        char *end;
+        errno = 0;
+        seed = strtoull(seed_text, &end, 10);
+        if (!*seed_text || *seed_text == '-' || *end || errno)
+            USAGE("--seed takes a whole number from 0 to 2^64 - 1, not '%s'", seed_text);
+    }
+    if (skip_spec) {
+        df_nnue_skip_options options = df_nnue_skip_defaults();
+        if (!parse_skip(&options, skip_spec)) {
+            status = EXIT_USAGE;
+            goto done;
+        }
+        if (!(run.skip = df_nnue_skip_new(&options, seed)))
+            USAGE("--skip %s: soft_early_fen_skipping is at most 65536", skip_spec);
+    }
     if (run.write_path) {
         if (df_nnue_writer_open(&run.writer, run.write_path, out_format) != DF_OK) {
             status =
@@ -291,11 +370,17 @@ int cmd_nnue(int argc, char **argv, const char *backend)
     if (run.out && !nnue_out_finish(run.out)) status = EXIT_BAD_INPUT; /* main says why */
     const double seconds = cmd_seconds() - start;
     if (run.errors) status = EXIT_BAD_INPUT;
-    if (!run.json)
+    if (!run.json && run.skip)
+        printf("%llu entries, %llu skipped, %llu errors, %.0f entries/s\n",
+               (unsigned long long)run.entries, (unsigned long long)run.skipped,
+               (unsigned long long)run.errors,
+               seconds > 0 ? (double)(run.entries + run.skipped) / seconds : 0.0);
+    else if (!run.json)
         printf("%llu entries, %llu errors, %.0f entries/s\n", (unsigned long long)run.entries,
                (unsigned long long)run.errors, seconds > 0 ? (double)run.entries / seconds : 0.0);
 #undef USAGE
 done:
+    df_nnue_skip_free(run.skip);
     free(files);
     free(kinds);
     return status;

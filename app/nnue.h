@@ -13,7 +13,8 @@ typedef struct nnue_run {
     const char *write_path; /* --write OUT, or NULL */
     nnue_out *out;          /* the JSON or summary output, without --write */
     df_nnue_writer *writer; /* with --write */
-    uint64_t entries, errors;
+    df_nnue_skip *skip;     /* --skip, or NULL */
+    uint64_t entries, errors, skipped;
 } nnue_run;
 
 /* An entry of file, in input order: to the output, or to the writer (whose refusal is an

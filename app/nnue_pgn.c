@@ -197,12 +197,10 @@ int nnue_read_pgn(nnue_run *run, const char *path)
 {
     df_pgn_source *src;
     const df_status opened = df_pgn_source_open(&src, path);
-    if (opened != DF_OK) run->errors++;
-    if (opened == DF_ERR_UNSUPPORTED)
-        return cmd_input_error("nnue", "%s: this build cannot decompress it (built without %s)",
-                               path, strstr(path, ".gz") ? "zlib" : "libzstd");
-    if (opened != DF_OK)
-        return cmd_input_error("nnue", "cannot open %s: %s", path, strerror(errno));
+    if (opened != DF_OK) {
+        run->errors++;
+        return cmd_open_error("nnue", path, opened);
+    }
     file_read f = {run, path, false};
     const df_pgn_sinks sinks = {
         sink_open_run, {on_begin, on_ply, on_end, NULL}, sink_deliver, sink_drop, &f};

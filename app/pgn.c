@@ -339,10 +339,7 @@ static int read_one(const char *path, pgn_options *o, bool named, uint64_t *game
     const char *name = strcmp(path, "-") ? path : "standard input";
     df_pgn_source *src;
     const df_status opened = df_pgn_source_open(&src, path);
-    if (opened == DF_ERR_UNSUPPORTED)
-        return cmd_input_error("pgn", "%s: this build cannot decompress it (built without %s)",
-                               name, strstr(path, ".gz") ? "zlib" : "libzstd");
-    if (opened != DF_OK) return cmd_input_error("pgn", "cannot open %s: %s", name, strerror(errno));
+    if (opened != DF_OK) return cmd_open_error("pgn", path, opened);
     file_run run;
     memset(&run, 0, sizeof run);
     run.o = *o;

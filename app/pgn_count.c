@@ -559,9 +559,7 @@ int pgn_count(const count_options *o, const char *const *files, int nfiles)
         df_pgn_source *src;
         const df_status opened = df_pgn_source_open(&src, path);
         if (opened != DF_OK) {
-            status = opened == DF_ERR_UNSUPPORTED
-                         ? cmd_input_error("pgn", "%s: this build cannot decompress it", name)
-                         : cmd_input_error("pgn", "cannot open %s: %s", name, strerror(errno));
+            status = cmd_open_error("pgn", path, opened);
             continue;
         }
         df_pgn_stats stats;

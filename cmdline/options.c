@@ -32,6 +32,15 @@ int cmd_input_error(const char *cmd, const char *fmt, ...)
     return EXIT_BAD_INPUT;
 }
 
+int cmd_open_error(const char *cmd, const char *path, df_status opened)
+{
+    const char *name = strcmp(path, "-") ? path : "standard input";
+    if (opened == DF_ERR_UNSUPPORTED)
+        return cmd_input_error(cmd, "%s: this build cannot decompress it (built without %s)", name,
+                               strstr(path, ".gz") ? "zlib" : "libzstd");
+    return cmd_input_error(cmd, "cannot open %s: %s", name, strerror(errno));
+}
+
 bool cmd_is(const char *arg, const char *name) { return strcmp(arg, name) == 0; }
 
 int cmd_value(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value)

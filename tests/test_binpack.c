@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "dft.h"
+#include "nnue_games.h"
 #include "pgngen.h"
 #include "reference.h"
 #include "splitmix64.h"
@@ -113,21 +114,6 @@ static readout read_all(df_nnue_format format, const void *data, size_t len, siz
 
 /* ---- entries from generated games ---- */
 
-typedef struct {
-    df_nnue_entry *e;
-    size_t n, cap;
-} entries;
-
-static void add(entries *es, const df_nnue_entry *e)
-{
-    if (es->n == es->cap) {
-        es->cap = es->cap ? 2 * es->cap : 1024;
-        es->e = realloc(es->e, es->cap * sizeof *es->e);
-        assert_non_null(es->e);
-    }
-    es->e[es->n++] = *e;
-}
-
 static int16_t random_score(uint64_t *rng)
 {
     const uint64_t r = splitmix64_next(rng);
@@ -145,32 +131,10 @@ static int16_t random_score(uint64_t *rng)
 
 /* The positions of games of random legal moves, one entry before each move: chains of
  * consecutive plies with alternating results, broken now and then by a skipped position. */
-static void game_entries(entries *out, uint64_t *rng, int games, bool chess960)
+static void game_entries(dft_entries *out, uint64_t *rng, int games, bool chess960)
 {
-    static const char *const starts960[] = {
-        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1",
-        "rkr5/8/8/8/8/8/8/RKR5 w ACac - 0 1"};
-    pgngen_text text = {0};
-    for (int g = 0; g < games; g++) {
-        const df_board start = chess960 ? dft_fen960(starts960[g % 2]) : dft_fen(DF_FEN_START);
-        pgngen_truth t;
-        assert_true(pgngen_game(&text, rng, &start, chess960,
-                                20 + (uint32_t)(splitmix64_next(rng) % 300), 0, (uint64_t)g, &t));
-        text.len = 0;
-        const int white = t.result == DF_RESULT_WHITE_WINS   ? 1
-                          : t.result == DF_RESULT_BLACK_WINS ? -1
-                          : t.result == DF_RESULT_DRAW       ? 0
-                                                             : (int)(splitmix64_next(rng) % 3) - 1;
-        df_board b = start;
-        for (uint32_t i = 0; i < t.plies; i++) {
-            const df_nnue_entry e = {b, t.moves[i], random_score(rng), (uint16_t)i,
-                                     (int8_t)(b.stm ? -white : white)};
-            if (splitmix64_next(rng) % 50) add(out, &e);
-            df_make_move(&b, &b, t.moves[i]);
-        }
-        pgngen_truth_free(&t);
-    }
-    pgngen_text_free(&text);
+    const dft_game_style style = {chess960, 20, 300, random_score, 50};
+    dft_game_entries(out, rng, games, &style);
 }
 
 /* ---- the reference encoder: nnue-pytorch's rules, the obvious way ---- */
@@ -492,8 +456,8 @@ static void assert_same_entry(const df_nnue_entry *want, const df_nnue_entry *go
                  got->ply, got->result);
 }
 
-static entries generated; /* standard games */
-static entries generated960;
+static dft_entries generated; /* standard games */
+static dft_entries generated960;
 
 static int make_entries(void **state)
 {
@@ -507,8 +471,8 @@ static int make_entries(void **state)
 static int free_entries(void **state)
 {
     (void)state;
-    free(generated.e);
-    free(generated960.e);
+    dft_entries_free(&generated);
+    dft_entries_free(&generated960);
     return 0;
 }
 
@@ -517,7 +481,7 @@ static int free_entries(void **state)
 static void test_binpack_round_trip(void **state)
 {
     (void)state;
-    const entries *g = &generated;
+    const dft_entries *g = &generated;
     unsigned castles = 0, promotions = 0, ep_moves = 0, ep_squares = 0, ep_cleared = 0;
     for (size_t i = 0; i < g->n; i++) {
         const df_move_kind k = df_move_kind_of(g->e[i].move);
@@ -556,13 +520,13 @@ static void test_binpack_round_trip(void **state)
 static void test_binpack_chunks(void **state)
 {
     (void)state;
-    entries many = {0};
+    dft_entries many = {0};
     /* Every position a chain of its own (a ply apart), then the games as chains. */
     for (int round = 0; round < 3; round++)
         for (size_t i = 0; i < generated.n; i++) {
             df_nnue_entry e = generated.e[i];
             if (round < 2) e.ply = (uint16_t)(e.ply + 2 * (i % 2));
-            add(&many, &e);
+            dft_entries_add(&many, &e);
         }
     mem ours = write_all(DF_NNUE_BINPACK, many.e, many.n);
     mem ref = ref_encode(many.e, many.n, NULL);
@@ -583,7 +547,7 @@ static void test_binpack_chunks(void **state)
     /* A ply moved by 2 moves the move number read back (ply / 2 + 1). */
     for (size_t i = 0; i < many.n; i++) assert_same_entry(&many.e[i], &r.entries[i], i, false);
     readout_free(&r);
-    free(many.e);
+    dft_entries_free(&many);
     free(ours.p);
     free(ref.p);
 }
@@ -680,7 +644,7 @@ static df_nnue_entry entry_at(const char *fen, const char *uci, int16_t score, u
 }
 
 /* The entries of a game from fen: the moves in UCI, one entry before each. */
-static void line_entries(entries *out, const char *fen, const char *const *moves)
+static void line_entries(dft_entries *out, const char *fen, const char *const *moves)
 {
     df_board b = dft_fen(fen);
     const uint16_t first = (uint16_t)(2 * (b.fullmove - 1) + b.stm);
@@ -688,7 +652,7 @@ static void line_entries(entries *out, const char *fen, const char *const *moves
         df_nnue_entry e = {b, DF_MOVE_NONE, (int16_t)(37 * i - 50), (uint16_t)(first + i),
                            (int8_t)(i % 2 ? -1 : 1)};
         assert_int_equal(DF_OK, df_move_from_uci(&e.move, &b, moves[i], strlen(moves[i])));
-        add(out, &e);
+        dft_entries_add(out, &e);
         df_make_move(&b, &b, e.move);
     }
 }
@@ -731,7 +695,7 @@ static void test_ep_rule(void **state)
 static void test_binpack_hand_made(void **state)
 {
     (void)state;
-    entries es = {0};
+    dft_entries es = {0};
     line_entries(&es, "8/8/8/8/k2p3Q/8/4P3/4K3 w - - 0 1",
                  (const char *const[]){"e2e4", "d4d3", "e1d2", "a4b3", NULL});
     line_entries(&es, "8/8/8/8/k2p4/8/4P3/4K3 w - - 0 1",
@@ -759,7 +723,7 @@ static void test_binpack_hand_made(void **state)
     readout_free(&r);
     free(ours.p);
     free(ref.p);
-    free(es.e);
+    dft_entries_free(&es);
 }
 
 /* ---- hostile .binpack ---- */
@@ -1058,10 +1022,10 @@ static void test_plain_and_bin_round_trip(void **state)
 {
     (void)state;
     for (int f = DF_NNUE_PLAIN; f <= DF_NNUE_BIN; f++) {
-        entries kept = {0};
+        dft_entries kept = {0};
         for (size_t i = 0; i < generated.n; i++)
             if (f == DF_NNUE_PLAIN || generated.e[i].pos.halfmove <= 127)
-                add(&kept, &generated.e[i]);
+                dft_entries_add(&kept, &generated.e[i]);
         mem out = write_all((df_nnue_format)f, kept.e, kept.n);
         if (f == DF_NNUE_BIN) {
             assert_int_equal(40 * kept.n, out.len);
@@ -1075,7 +1039,7 @@ static void test_plain_and_bin_round_trip(void **state)
         for (size_t i = 0; i < kept.n; i++) assert_same_entry(&kept.e[i], &r.entries[i], i, true);
         readout_free(&r);
         free(out.p);
-        free(kept.e);
+        dft_entries_free(&kept);
     }
 }
 

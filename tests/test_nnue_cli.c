@@ -14,26 +14,12 @@
 #include "cmdline.h"
 #include "dft.h"
 #include "json_check.h"
+#include "nnue_games.h"
 #include "pgngen.h"
 #include "program.h"
 #include "splitmix64.h"
 
 /* ---- entries and their expected lines ---- */
-
-typedef struct {
-    df_nnue_entry *e;
-    size_t n, cap;
-} entries;
-
-static void add(entries *es, const df_nnue_entry *e)
-{
-    if (es->n == es->cap) {
-        es->cap = es->cap ? 2 * es->cap : 1024;
-        es->e = realloc(es->e, es->cap * sizeof *es->e);
-        assert_non_null(es->e);
-    }
-    es->e[es->n++] = *e;
-}
 
 /* The line the program writes for e: its fields and the library's indices. */
 static void expect_line(cmd_text *t, const df_nnue_entry *e, bool has_move, const char *set_name)
@@ -55,39 +41,25 @@ static void expect_line(cmd_text *t, const df_nnue_entry *e, bool has_move, cons
     cmd_text_puts(t, "}\n");
 }
 
-static void expect_lines(cmd_text *t, const entries *es, const char *set_name)
+static void expect_lines(cmd_text *t, const dft_entries *es, const char *set_name)
 {
     for (size_t i = 0; i < es->n; i++) expect_line(t, &es->e[i], true, set_name);
 }
 
-/* The positions of random games, one entry before each move, results from the games. */
-static void game_entries(entries *out, uint64_t *rng, int games)
+static int16_t random_score(uint64_t *rng)
 {
-    pgngen_text text = {0};
-    for (int g = 0; g < games; g++) {
-        const df_board start = dft_fen(DF_FEN_START);
-        pgngen_truth t;
-        assert_true(pgngen_game(&text, rng, &start, false,
-                                40 + (uint32_t)(splitmix64_next(rng) % 200), 0, (uint64_t)g, &t));
-        text.len = 0;
-        const int white = t.result == DF_RESULT_WHITE_WINS   ? 1
-                          : t.result == DF_RESULT_BLACK_WINS ? -1
-                                                             : 0;
-        df_board b = start;
-        for (uint32_t i = 0; i < t.plies; i++) {
-            const df_nnue_entry e = {b, t.moves[i],
-                                     (int16_t)((int)(splitmix64_next(rng) % 601) - 300),
-                                     (uint16_t)i, (int8_t)(b.stm ? -white : white)};
-            add(out, &e);
-            df_make_move(&b, &b, t.moves[i]);
-        }
-        pgngen_truth_free(&t);
-    }
-    pgngen_text_free(&text);
+    return (int16_t)((int)(splitmix64_next(rng) % 601) - 300);
+}
+
+/* The positions of random games, one entry before each move, results from the games. */
+static void game_entries(dft_entries *out, uint64_t *rng, int games)
+{
+    const dft_game_style style = {false, 40, 200, random_score, 0};
+    dft_game_entries(out, rng, games, &style);
 }
 
 /* A temporary file named with the given extension, holding es in that format. */
-static void write_entries(char *path, size_t size, const char *ext, const entries *es)
+static void write_entries(char *path, size_t size, const char *ext, const dft_entries *es)
 {
     snprintf(path, size, "/tmp/dirfill-nnue-%d-XXXXXX", (int)getpid());
     close(mkstemp(path));
@@ -101,7 +73,7 @@ static void write_entries(char *path, size_t size, const char *ext, const entrie
     assert_int_equal(DF_OK, df_nnue_writer_close(w));
 }
 
-static entries games;
+static dft_entries games;
 
 static int setup(void **state)
 {
@@ -114,7 +86,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    free(games.e);
+    dft_entries_free(&games);
     return 0;
 }
 
@@ -143,9 +115,9 @@ static void test_json_every_format(void **state)
     char bp[128], plain[128], bin[128], gz[160];
     write_entries(bp, sizeof bp, ".binpack", &games);
     write_entries(plain, sizeof plain, ".plain", &games);
-    entries bin_ok = {0};
+    dft_entries bin_ok = {0};
     for (size_t i = 0; i < games.n; i++)
-        if (games.e[i].pos.halfmove <= 127) add(&bin_ok, &games.e[i]);
+        if (games.e[i].pos.halfmove <= 127) dft_entries_add(&bin_ok, &games.e[i]);
     write_entries(bin, sizeof bin, ".bin", &bin_ok);
     snprintf(gz, sizeof gz, "%s.gz", bp);
     FILE *f = fopen(bp, "rb");
@@ -191,7 +163,7 @@ static void test_json_every_format(void **state)
     unlink(plain);
     unlink(bin);
     unlink(gz);
-    free(bin_ok.e);
+    dft_entries_free(&bin_ok);
 }
 
 /* A bad chunk between good ones: an error object in its place (file, offset, chunk), every
@@ -201,8 +173,9 @@ static void test_json_every_format(void **state)
 static void test_errors_in_order(void **state)
 {
     (void)state;
-    entries first = {0}, second = {0};
-    for (size_t i = 0; i < games.n; i++) add(i < games.n / 2 ? &first : &second, &games.e[i]);
+    dft_entries first = {0}, second = {0};
+    for (size_t i = 0; i < games.n; i++)
+        dft_entries_add(i < games.n / 2 ? &first : &second, &games.e[i]);
     char a[128], b[128], path[160];
     write_entries(a, sizeof a, ".binpack", &first);
     write_entries(b, sizeof b, ".binpack", &second);
@@ -255,8 +228,8 @@ static void test_errors_in_order(void **state)
     unlink(a);
     unlink(b);
     unlink(path);
-    free(first.e);
-    free(second.e);
+    dft_entries_free(&first);
+    dft_entries_free(&second);
 }
 
 /* The score of the position before the move of ply i of game t, as the issue defines it,
@@ -526,6 +499,17 @@ static void test_usage(void **state)
         DFT_ARGS("nnue", "--write", "out.txt", "x.binpack"),
         DFT_ARGS("nnue", "--write", "out.binpack.zst", "x.binpack"),
         DFT_ARGS("nnue", "--features"),
+        DFT_ARGS("nnue", "--skip", "bogus=1", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "filtered=2", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "random_fen_skipping=x", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "pc_y0=nan", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "filtered=1,none", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "default,", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "none,soft_early_fen_skipping=70000", "x.binpack"),
+        DFT_ARGS("nnue", "--seed", "1", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "default", "--seed", "-1", "x.binpack"),
+        DFT_ARGS("nnue", "--skip", "default", "--seed", "18446744073709551616", "x.binpack"),
+        DFT_ARGS("nnue", "--fens", "--json", "--skip", "default"),
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         dft_result r = dft_run(DFT_PROGRAM, bad[i], "", 0, NULL);
@@ -542,6 +526,71 @@ static void test_usage(void **state)
     r = dft_run(DFT_PROGRAM, DFT_ARGS("--help"), "", 0, NULL);
     assert_non_null(strstr(r.out, "nnue [--features SET]"));
     dft_done(&r);
+}
+
+/* --skip: the entries the library's predicate keeps, in order, for the same options and seed
+ * (the program parses what the library does); the summary counts both; --write writes the
+ * kept ones; the same seed keeps the same entries, another seed others. */
+static void test_skip(void **state)
+{
+    (void)state;
+    char bp[128], out[160];
+    write_entries(bp, sizeof bp, ".binpack", &games);
+    df_nnue_skip_options o = df_nnue_skip_defaults();
+    assert_int_equal(DF_OK, df_nnue_skip_option_set(&o, "random_fen_skipping", "3"));
+    assert_int_equal(DF_OK, df_nnue_skip_option_set(&o, "filtered", "false"));
+    df_nnue_skip *s = df_nnue_skip_new(&o, 7);
+    dft_entries kept = {0};
+    for (size_t i = 0; i < games.n; i++) {
+        const df_nnue_entry *e = &games.e[i];
+        if (!df_nnue_skip_entry(s, &e->pos, e->move, e->score, e->ply, e->result))
+            dft_entries_add(&kept, e);
+    }
+    df_nnue_skip_free(s);
+    assert_true(kept.n > 0 && kept.n < games.n / 2);
+    cmd_text want = {0};
+    expect_lines(&want, &kept, "HalfKAv2_hm");
+    const char *spec = "default,random_fen_skipping=3,filtered=false";
+    for (int run = 0; run < 2; run++) {
+        dft_result r = dft_run(DFT_PROGRAM,
+                               DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", "--skip",
+                                        spec, "--seed", "7", bp),
+                               "", 0, NULL);
+        assert_int_equal(0, r.status);
+        assert_output(&r, &want);
+        dft_done(&r);
+    }
+    dft_result r = dft_run(
+        DFT_PROGRAM,
+        DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", "--skip", spec, "--seed", "8", bp),
+        "", 0, NULL);
+    assert_true(r.status == 0 && (r.out_len != want.len || memcmp(r.out, want.text, want.len)));
+    dft_done(&r);
+    char summary[128];
+    snprintf(summary, sizeof summary, "%zu entries, %zu skipped, 0 errors, ", kept.n,
+             games.n - kept.n);
+    r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--skip", spec, "--seed", "7", bp), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    if (strncmp(r.out, summary, strlen(summary))) fail_msg("'%s', not '%s'", r.out, summary);
+    dft_done(&r);
+    /* Every option off: nothing is skipped, not even by the summary's words. */
+    r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--skip", "none", bp), "", 0, NULL);
+    snprintf(summary, sizeof summary, "%zu entries, 0 skipped, 0 errors, ", games.n);
+    if (strncmp(r.out, summary, strlen(summary))) fail_msg("'%s', not '%s'", r.out, summary);
+    dft_done(&r);
+    snprintf(out, sizeof out, "%s.kept.binpack", bp);
+    r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--write", out, "--skip", spec, "--seed", "7", bp),
+                "", 0, NULL);
+    assert_int_equal(0, r.status);
+    dft_done(&r);
+    r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", out), "", 0,
+                NULL);
+    assert_output(&r, &want);
+    dft_done(&r);
+    cmd_text_free(&want);
+    dft_entries_free(&kept);
+    unlink(out);
+    unlink(bp);
 }
 
 /* Standard output that cannot be written: exit status 1 and a message. */
@@ -569,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_fens),
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_usage),
+        cmocka_unit_test(test_skip),
         cmocka_unit_test(test_output_error),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

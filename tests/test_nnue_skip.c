@@ -4,6 +4,7 @@
  * reading of the rule; each random rule's kept share against its probability, counted over
  * random games; the same seed giving the same entries; the guards on the options. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +40,7 @@ static entry *make_stream(size_t n)
             x->ply = ply;
             x->result = b.stm == DF_WHITE ? white_result : -white_result;
             const unsigned kind = (unsigned)(dft_rand() % 20);
-            x->score = kind == 0   ? DF_NNUE_SKIP_SCORE_NONE
+            x->score = kind == 0   ? DF_NNUE_SCORE_NONE
                        : kind == 1 ? 0
                                    : (int)(dft_rand() % 3001) - 1500;
             df_board next;
@@ -54,13 +55,13 @@ static entry *make_stream(size_t n)
  * test's own reading of those rules. */
 static void no_score_or_placeholder(const entry *e, size_t n, bool *dropped)
 {
-    int last_score = DF_NNUE_SKIP_SCORE_NONE, last_ply = -1;
+    int last_score = DF_NNUE_SCORE_NONE, last_ply = -1;
     for (size_t i = 0; i < n; i++) {
         const entry *x = &e[i];
-        const bool placeholder = (int)x->ply > last_ply && last_score != DF_NNUE_SKIP_SCORE_NONE &&
+        const bool placeholder = (int)x->ply > last_ply && last_score != DF_NNUE_SCORE_NONE &&
                                  abs(last_score) > 100 && x->result != 0 && x->score == 0;
         last_ply = (int)x->ply;
-        const bool no_score = x->score == DF_NNUE_SKIP_SCORE_NONE;
+        const bool no_score = x->score == DF_NNUE_SCORE_NONE;
         if (!no_score && !placeholder) last_score = x->score;
         dropped[i] = no_score || placeholder;
     }
@@ -319,6 +320,77 @@ static void test_bad_options_are_refused(void **state)
     df_nnue_skip_free(NULL);
 }
 
+/* df_nnue_skip_option_set: each name sets its own field and no other; a bad key or value is
+ * refused and changes nothing. */
+static void test_options_by_name(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *key, *value;
+        size_t at, size;
+    } good[] = {
+#define F(key, value, member)                                                                      \
+    {key, value, offsetof(df_nnue_skip_options, member),                                           \
+     sizeof(((df_nnue_skip_options *)0)->member)}
+        F("filtered", "false", filtered),
+        F("wld_filtered", "0", wld_filtered),
+        F("random_fen_skipping", "3", random_fen_skipping),
+        F("early_fen_skipping", "16", early_fen_skipping),
+        F("soft_early_fen_skipping", "32", soft_early_fen_skipping),
+        F("simple_eval_skipping", "-1000000", simple_eval_skipping),
+        F("pc_y0", "0.5", pc_y[0]),
+        F("pc_y4", "1e-3", pc_y[4]),
+        F("ply_x1", "2", ply_x[0]),
+        F("ply_x4", "28", ply_x[3]),
+        F("ply_y1", "0.025", ply_y[0]),
+        F("ply_y4", "1", ply_y[3]),
+#undef F
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        df_nnue_skip_options o = df_nnue_skip_defaults();
+        const df_nnue_skip_options before = o;
+        assert_int_equal(DF_OK, df_nnue_skip_option_set(&o, good[i].key, good[i].value));
+        for (size_t byte = 0; byte < sizeof o; byte++) {
+            const bool inside = byte >= good[i].at && byte < good[i].at + good[i].size;
+            if (!inside && ((unsigned char *)&o)[byte] != ((unsigned char *)&before)[byte])
+                fail_msg("%s changed byte %zu, outside its field", good[i].key, byte);
+        }
+        assert_memory_not_equal((char *)&o + good[i].at, (char *)&before + good[i].at,
+                                good[i].size);
+    }
+    df_nnue_skip_options o = df_nnue_skip_none();
+    assert_int_equal(DF_OK, df_nnue_skip_option_set(&o, "filtered", "true"));
+    assert_true(o.filtered);
+    assert_int_equal(DF_OK, df_nnue_skip_option_set(&o, "pc_y2", "0.25"));
+    assert_true(o.pc_y[2] == 0.25);
+    static const char *const bad[][2] = {
+        {"filtered", "2"},
+        {"filtered", "yes"},
+        {"random_fen_skipping", "1.5"},
+        {"random_fen_skipping", "0x10"},
+        {"early_fen_skipping", "1000001"},
+        {"simple_eval_skipping", ""},
+        {"pc_y0", "nan"},
+        {"ply_y2", "inf"},
+        {"ply_x1", "1e999"},
+        {"pc_y5", "1"},
+        {"ply_x0", "1"},
+        {"param_index", "1"},
+        {"random_fen_skipping", " 3"},
+        {"Filtered", "1"},
+        {"", "1"},
+    };
+    const df_nnue_skip_options before = o;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        if (df_nnue_skip_option_set(&o, bad[i][0], bad[i][1]) != DF_ERR_ARGUMENT)
+            fail_msg("%s=%s was taken", bad[i][0], bad[i][1]);
+        assert_memory_equal(&o, &before, sizeof o);
+    }
+    assert_int_equal(DF_ERR_ARGUMENT, df_nnue_skip_option_set(NULL, "filtered", "1"));
+    assert_int_equal(DF_ERR_ARGUMENT, df_nnue_skip_option_set(&o, NULL, "1"));
+    assert_int_equal(DF_ERR_ARGUMENT, df_nnue_skip_option_set(&o, "filtered", NULL));
+}
+
 int main(void)
 {
     dft_setup_backend();
@@ -330,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_piece_count_filter),
         cmocka_unit_test(test_same_seed_same_entries),
         cmocka_unit_test(test_bad_options_are_refused),
+        cmocka_unit_test(test_options_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

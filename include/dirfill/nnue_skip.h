@@ -8,7 +8,7 @@
  * A predicate is asked about each entry in turn (position, move, score, ply, result) and
  * answers whether to skip it. Its rules, in the order it applies them, the first that says
  * skip winning:
- *  1. a missing score (DF_NNUE_SKIP_SCORE_NONE, 32002);
+ *  1. a missing score (DF_NNUE_SCORE_NONE, 32002);
  *  2. a placeholder zero: score 0 in a decided game (result not 0) right after an entry of the
  *     same stream with a score beyond ±100 (a later ply);
  *  3. early_fen_skipping: ply <= n;
@@ -45,6 +45,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "binpack.h"
 #include "board.h"
 #include "export.h"
 #include "moves.h"
@@ -53,9 +54,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** The score of an entry that has none (Stockfish's VALUE_NONE). */
-#define DF_NNUE_SKIP_SCORE_NONE 32002
 
 /** The options of nnue-pytorch's SkipConfig, with its meanings (see the file's comment). */
 typedef struct df_nnue_skip_options {
@@ -77,6 +75,16 @@ DF_API df_nnue_skip_options df_nnue_skip_defaults(void);
 
 /** All options off: a predicate that skips nothing. The curves keep the defaults' values. */
 DF_API df_nnue_skip_options df_nnue_skip_none(void);
+
+/** Sets one option by nnue-pytorch's name for it (its SkipConfig's fields): filtered and
+ *  wld_filtered take 0, 1, false or true; random_fen_skipping, early_fen_skipping,
+ *  soft_early_fen_skipping and simple_eval_skipping a whole number (-1000000 to 1000000);
+ *  pc_y0 .. pc_y4, ply_x1 .. ply_x4 and ply_y1 .. ply_y4 a finite number (in C's notation, no
+ *  leading space). Returns
+ *  DF_ERR_ARGUMENT, leaving o as it was, for a NULL argument, an unknown key or a value that is
+ *  not of its kind; DF_OK else. The one parser of the program's --skip and Python's skip=. */
+DF_API df_status df_nnue_skip_option_set(df_nnue_skip_options *o, const char *key,
+                                         const char *value);
 
 /** One stream's predicate (opaque). */
 typedef struct df_nnue_skip df_nnue_skip;

@@ -18,9 +18,9 @@ extern "C" {
 #endif
 
 #define DIRFILL_VERSION_MAJOR  0       /**< major version of these headers */
-#define DIRFILL_VERSION_MINOR  4       /**< minor version of these headers */
-#define DIRFILL_VERSION_PATCH  8       /**< patch version of these headers */
-#define DIRFILL_VERSION_STRING "0.4.8" /**< the version of these headers as text */
+#define DIRFILL_VERSION_MINOR  5       /**< minor version of these headers */
+#define DIRFILL_VERSION_PATCH  0       /**< patch version of these headers */
+#define DIRFILL_VERSION_STRING "0.5.0" /**< the version of these headers as text */
 
 /** The version of the library actually linked ("0.4.2"): compare it with
  *  DIRFILL_VERSION_STRING to catch a header/library mismatch. Thread-safe. */

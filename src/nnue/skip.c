@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* nnue-pytorch's skip predicate (nnue_skip.h): its rules in its order, its draws from an
  * mt19937_64, its adaptive piece-count filter. */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dirfill.h"
 #include "nnue/mt19937_64.h"
@@ -43,6 +47,64 @@ df_nnue_skip_options df_nnue_skip_none(void)
     o.filtered = o.wld_filtered = false;
     o.soft_early_fen_skipping = 0;
     return o;
+}
+
+/* The options by nnue-pytorch's names: where each lives in the struct and its kind. */
+typedef enum { OPT_BOOL, OPT_INT, OPT_REAL } opt_kind;
+static const struct {
+    const char *name;
+    opt_kind kind;
+    size_t at;
+} option_table[] = {
+#define OPT(name, kind, member)                                                                    \
+    {                                                                                              \
+        name, kind, offsetof(df_nnue_skip_options, member)                                         \
+    }
+    OPT("filtered", OPT_BOOL, filtered),
+    OPT("wld_filtered", OPT_BOOL, wld_filtered),
+    OPT("random_fen_skipping", OPT_INT, random_fen_skipping),
+    OPT("early_fen_skipping", OPT_INT, early_fen_skipping),
+    OPT("soft_early_fen_skipping", OPT_INT, soft_early_fen_skipping),
+    OPT("simple_eval_skipping", OPT_INT, simple_eval_skipping),
+    OPT("pc_y0", OPT_REAL, pc_y[0]),
+    OPT("pc_y1", OPT_REAL, pc_y[1]),
+    OPT("pc_y2", OPT_REAL, pc_y[2]),
+    OPT("pc_y3", OPT_REAL, pc_y[3]),
+    OPT("pc_y4", OPT_REAL, pc_y[4]),
+    OPT("ply_x1", OPT_REAL, ply_x[0]),
+    OPT("ply_x2", OPT_REAL, ply_x[1]),
+    OPT("ply_x3", OPT_REAL, ply_x[2]),
+    OPT("ply_x4", OPT_REAL, ply_x[3]),
+    OPT("ply_y1", OPT_REAL, ply_y[0]),
+    OPT("ply_y2", OPT_REAL, ply_y[1]),
+    OPT("ply_y3", OPT_REAL, ply_y[2]),
+    OPT("ply_y4", OPT_REAL, ply_y[3]),
+#undef OPT
+};
+
+df_status df_nnue_skip_option_set(df_nnue_skip_options *o, const char *key, const char *value)
+{
+    if (!o || !key || !value || !*value || isspace((unsigned char)*value)) return DF_ERR_ARGUMENT;
+    for (size_t i = 0; i < sizeof option_table / sizeof *option_table; i++) {
+        if (strcmp(key, option_table[i].name)) continue;
+        char *at = (char *)o + option_table[i].at, *end;
+        errno = 0;
+        if (option_table[i].kind == OPT_BOOL) {
+            const bool yes = !strcmp(value, "1") || !strcmp(value, "true");
+            if (!yes && strcmp(value, "0") && strcmp(value, "false")) return DF_ERR_ARGUMENT;
+            *(bool *)at = yes;
+        } else if (option_table[i].kind == OPT_INT) {
+            const long n = strtol(value, &end, 10);
+            if (*end || errno || n < -1000000 || n > 1000000) return DF_ERR_ARGUMENT;
+            *(int *)at = (int)n;
+        } else {
+            const double x = strtod(value, &end);
+            if (*end || errno || !isfinite(x)) return DF_ERR_ARGUMENT;
+            *(double *)at = x;
+        }
+        return DF_OK;
+    }
+    return DF_ERR_ARGUMENT;
 }
 
 /* p * 2^64 as the threshold a draw is compared with. A probability of 1 or more (a weight of
@@ -115,7 +177,7 @@ df_nnue_skip *df_nnue_skip_new(const df_nnue_skip_options *options, uint64_t see
     s->random_threshold =
         rfs > 0 ? (uint64_t)((double)rfs / (rfs + 1) * 18446744073709551616.0) : 0;
     s->last_ply = -1;
-    s->last_score = DF_NNUE_SKIP_SCORE_NONE;
+    s->last_score = DF_NNUE_SCORE_NONE;
     for (int i = 0; i < PIECE_COUNTS; i++)
         s->weight_sum += s->weight[i] = piece_count_weight(i, o->pc_y);
     if (s->weight_sum <= 0) {
@@ -203,10 +265,10 @@ bool df_nnue_skip_entry(df_nnue_skip *s, const df_board *b, df_move move, int sc
 {
     if (!s->active) return false;
     const df_nnue_skip_options *o = &s->o;
-    const bool placeholder = (int)ply > s->last_ply && s->last_score != DF_NNUE_SKIP_SCORE_NONE &&
+    const bool placeholder = (int)ply > s->last_ply && s->last_score != DF_NNUE_SCORE_NONE &&
                              abs(s->last_score) > 100 && result != 0 && score == 0;
     s->last_ply = (int)ply;
-    if (score == DF_NNUE_SKIP_SCORE_NONE || placeholder) return true;
+    if (score == DF_NNUE_SCORE_NONE || placeholder) return true;
     s->last_score = score;
     if ((long)ply <= (long)o->early_fen_skipping) return true;
     if (o->random_fen_skipping != 0 && df__mt_next(&s->rng) < s->random_threshold) return true;
