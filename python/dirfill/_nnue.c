@@ -121,85 +121,35 @@ typedef struct {
 
 /* ---- nnue-pytorch's skip options from a dict ---- */
 
-/* One option by nnue-pytorch's name (its DataloaderSkipConfig's fields): 0, or -1 with
- * ValueError for an unknown name, TypeError for a value of the wrong type. */
+/* One option by nnue-pytorch's name (its DataloaderSkipConfig's fields), as the program's
+ * --skip KEY=VALUE sets it (df_nnue_skip_option_set): a bool, an int or a float, written as C
+ * reads it. 0, or -1 with TypeError for a value of another type, ValueError for an unknown
+ * name or a value that is not of the option's kind. */
 static int skip_option(df_nnue_skip_options *o, const char *key, PyObject *value)
 {
-    static const struct {
-        const char *name;
-        size_t offset;
-        char type; /* b bool, i int, d double */
-    } options[] = {
-#define B(f) {#f, offsetof(df_nnue_skip_options, f), 'b'}
-#define I(f)                                                                                       \
-    {                                                                                              \
-#f, offsetof(df_nnue_skip_options, f), 'i'                                                 \
+    PyObject *text = PyBool_Check(value) ? PyUnicode_FromString(value == Py_True ? "true" : "false")
+                     : PyLong_Check(value) || PyFloat_Check(value) ? PyObject_Repr(value)
+                                                                   : NULL;
+    if (!text) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError,
+                         "skip option %s takes a bool, an int or a float, not "
+                         "%.100s",
+                         key, Py_TYPE(value)->tp_name);
+        return -1;
     }
-#define D(n, f)                                                                                    \
-    {                                                                                              \
-        n, offsetof(df_nnue_skip_options, f), 'd'                                                  \
-    }
-        B(filtered),
-        B(wld_filtered),
-        I(random_fen_skipping),
-        I(early_fen_skipping),
-        I(soft_early_fen_skipping),
-        I(simple_eval_skipping),
-        D("pc_y0", pc_y[0]),
-        D("pc_y1", pc_y[1]),
-        D("pc_y2", pc_y[2]),
-        D("pc_y3", pc_y[3]),
-        D("pc_y4", pc_y[4]),
-        D("ply_x1", ply_x[0]),
-        D("ply_x2", ply_x[1]),
-        D("ply_x3", ply_x[2]),
-        D("ply_x4", ply_x[3]),
-        D("ply_y1", ply_y[0]),
-        D("ply_y2", ply_y[1]),
-        D("ply_y3", ply_y[2]),
-        D("ply_y4", ply_y[3]),
-#undef B
-#undef I
-#undef D
-    };
-    for (size_t k = 0; k < sizeof options / sizeof *options; k++) {
-        if (strcmp(options[k].name, key)) continue;
-        char *field = (char *)o + options[k].offset;
-        if (options[k].type == 'b') {
-            if (!PyBool_Check(value)) break;
-            *(bool *)field = value == Py_True;
-            return 0;
-        }
-        if (options[k].type == 'i') {
-            if (PyBool_Check(value) || !PyLong_Check(value)) break;
-            const long v = PyLong_AsLong(value);
-            if ((v == -1 && PyErr_Occurred()) || v < INT32_MIN || v > INT32_MAX) {
-                PyErr_Clear();
-                PyErr_Format(PyExc_ValueError, "skip option %s: %R is out of range", key, value);
-                return -1;
-            }
-            *(int *)field = (int)v;
-            return 0;
-        }
-        if (PyBool_Check(value) || !(PyLong_Check(value) || PyFloat_Check(value))) break;
-        *(double *)field = PyFloat_AsDouble(value);
-        return PyErr_Occurred() ? -1 : 0;
-    }
-    for (size_t k = 0; k < sizeof options / sizeof *options; k++)
-        if (!strcmp(options[k].name, key)) {
-            PyErr_Format(PyExc_TypeError, "skip option %s takes %s, not %.100s", key,
-                         options[k].type == 'b'   ? "a bool"
-                         : options[k].type == 'i' ? "an int"
-                                                  : "a number",
-                         Py_TYPE(value)->tp_name);
-            return -1;
-        }
-    PyErr_Format(PyExc_ValueError,
-                 "skip option '%s' is none of nnue-pytorch's (filtered, wld_filtered, "
-                 "random_fen_skipping, early_fen_skipping, soft_early_fen_skipping, "
-                 "simple_eval_skipping, pc_y0..pc_y4, ply_x1..ply_x4, ply_y1..ply_y4)",
-                 key);
-    return -1;
+    const char *v = PyUnicode_AsUTF8(text);
+    const int r = !v ? -1 : df_nnue_skip_option_set(o, key, v) == DF_OK ? 0 : -2;
+    if (r == -2)
+        PyErr_Format(PyExc_ValueError,
+                     "skip option %s=%s: not one of nnue-pytorch's options (filtered, "
+                     "wld_filtered, random_fen_skipping, early_fen_skipping, "
+                     "soft_early_fen_skipping, simple_eval_skipping, pc_y0..pc_y4, "
+                     "ply_x1..ply_x4, ply_y1..ply_y4) with a value of its kind (a bool for the "
+                     "first two, a whole number from -1000000 to 1000000, a finite number)",
+                     key, v);
+    Py_DECREF(text);
+    return r < 0 ? -1 : 0;
 }
 
 /* skip: None (nothing skipped: *use false) or a dict of options over nnue-pytorch's defaults

@@ -263,11 +263,13 @@ def test_arguments_are_checked(data):
         (TypeError, dict(skip=[("filtered", True)])),
         (ValueError, dict(skip={"filterd": True})),
         (TypeError, dict(skip={1: True})),
-        (TypeError, dict(skip={"filtered": 1})),
-        (TypeError, dict(skip={"early_fen_skipping": 2.5})),
-        (TypeError, dict(skip={"early_fen_skipping": True})),
+        (ValueError, dict(skip={"filtered": 2})),
+        (ValueError, dict(skip={"early_fen_skipping": 2.5})),
+        (ValueError, dict(skip={"early_fen_skipping": True})),
         (TypeError, dict(skip={"pc_y1": "1"})),
+        (TypeError, dict(skip={"pc_y1": None})),
         (ValueError, dict(skip={"random_fen_skipping": 1 << 40})),
+        (ValueError, dict(skip={"pc_y2": float("inf")})),
         (ValueError, dict(skip={"soft_early_fen_skipping": 70000})),
         (ValueError, dict(skip={"pc_y2": float("nan")})),
         (ValueError, dict(rank=0)),
@@ -351,3 +353,17 @@ def test_ctrl_c_stops_within_half_a_second(data, speed):
     finally:
         p.kill()
     assert caught - sent < 0.5
+
+
+@pytest.mark.parametrize("skip,spec", [
+    ({}, "default"),
+    ({"random_fen_skipping": 2, "wld_filtered": False}, "random_fen_skipping=2,wld_filtered=0"),
+    ({"early_fen_skipping": 12, "simple_eval_skipping": 100, "pc_y2": 0.5},
+     "early_fen_skipping=12,simple_eval_skipping=100,pc_y2=0.5"),
+])
+@pytest.mark.parametrize("seed", [0, 5489])
+def test_skip_keeps_the_programs_entries(data, skip, spec, seed):
+    files = [data.binpack, data.bin]
+    want = [r for r in nnue("--json", "--skip", spec, "--seed", str(seed), *files) if "fen" in r]
+    got = all_rows(dirfill.nnue_batches(files, 700, skip=skip, seed=seed, threads=2))
+    assert got == [keyed(r, 288) for r in want] and len(got) > 100
