@@ -36,6 +36,7 @@ reaches the main process as the dataset's dict only through the DataLoader's pic
 ``collate_fn`` of your own sees the worker's packed batch.
 """
 import functools
+import itertools
 import os
 import stat
 import warnings
@@ -400,37 +401,44 @@ class NNUEDataset(IterableDataset):
     initialized, else 0 of 1) reads what :func:`dirfill.nnue_batches` gives that rank: a
     .binpack's chunks share, share + shares, ... (a file of one chunk is one share's), a .plain
     or .bin file's entries round-robin; every entry is given exactly once. Each share asks its
-    own skip predicate, seeded with ``seed + share``. ``threads``: the library's threads per
-    share. An error of a chunk or record is a warning (``warnings.warn``: its source, offset
+    own skip predicate, seeded with ``seed + share``. ``cyclic=True`` reads the input again
+    and again without end, as nnue-pytorch's loader does by default (what its
+    ``FixedNumBatchesDataset`` takes): pass k's predicate seeded with ``seed + share + k *
+    shares``. ``threads``: the library's threads per share. An error of a chunk or record is a warning (``warnings.warn``: its source, offset
     and message), and reading goes on; a source that cannot be read raises
     :class:`dirfill.SourceError` after the batches of the others.
     """
 
     def __init__(self, sources, batch_size=16384, features=DEFAULT_FEATURES, *, skip=None,
-                 threads=1, seed=0, rank=None, world_size=None, format=None):
+                 threads=1, seed=0, rank=None, world_size=None, format=None, cyclic=False):
         super().__init__()
         if isinstance(sources, (str, bytes, os.PathLike)):
             sources = [sources]
         self.sources = list(sources)
         self.options = {"batch_size": batch_size, "features": features, "skip": skip,
                         "threads": threads, "format": format}
-        self.seed, self.rank, self.world_size = seed, rank, world_size
+        self.seed, self.rank, self.world_size, self.cyclic = seed, rank, world_size, cyclic
         # A malformed option fails here, not in a worker.
         nnue_batches(self.sources, seed=seed, **self.options).close()
 
     def __iter__(self):
         share, shares = _share(self.rank, self.world_size)
-        it = nnue_batches(self.sources, rank=share, world_size=shares,
-                          seed=(self.seed + share) % (1 << 64), **self.options)
-        try:
-            for batch in it:
-                for source, offset, _, message in batch["errors"]:
-                    warnings.warn("%s: byte %d: %s" % (self.sources[source], offset, message),
-                                  stacklevel=2)
-                if len(batch["score"]):
-                    yield self.tensors(batch)
-        finally:
-            it.close()
+        for k in itertools.count():
+            given = 0
+            it = nnue_batches(self.sources, rank=share, world_size=shares,
+                              seed=(self.seed + share + k * shares) % (1 << 64), **self.options)
+            try:
+                for batch in it:
+                    for source, offset, _, message in batch["errors"]:
+                        warnings.warn("%s: byte %d: %s" % (self.sources[source], offset,
+                                                           message), stacklevel=2)
+                    if len(batch["score"]):
+                        given += 1
+                        yield self.tensors(batch)
+            finally:
+                it.close()
+            if not self.cyclic or not given:  # a share with nothing to read ends
+                return
 
     @staticmethod
     def tensors(batch):

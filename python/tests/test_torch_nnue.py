@@ -75,6 +75,18 @@ def test_skip_is_seeded_per_share(data):
     assert a == all_rows(dirfill.nnue_batches(data.binpack, 500, skip={}, seed=3))
 
 
+def test_cyclic_reads_again(data):
+    once = all_rows([as_batch(t) for t in NNUEDataset(data.bin, 400)])
+    it = iter(NNUEDataset(data.bin, 400, cyclic=True))
+    again = all_rows([as_batch(next(it)) for _ in range(3 * (len(once) // 400 + 1))])
+    assert again[:len(once)] == once and again[len(once):2 * len(once)] == once
+    skipped = iter(NNUEDataset(data.bin, 400, cyclic=True, skip={}))
+    passes = all_rows([as_batch(next(skipped)) for _ in range(60)])
+    assert len(passes) > 2 * len(all_rows(dirfill.nnue_batches(data.bin, 400, skip={})))
+    empty = NNUEDataset(data.parts[0], 400, cyclic=True, rank=1, world_size=2)
+    assert list(empty) == []  # a share without entries does not loop for ever
+
+
 def test_chunk_errors_warn_and_options_are_checked(data, tmp_path):
     raw = open(data.binpack, "rb").read()
     bad = tmp_path / "bad.binpack"
