@@ -251,7 +251,9 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
     if (!r || df_nnue_reader_set_share(r, self->rank, self->world) != DF_OK) self->failed = true;
     df_nnue_entry e;
     df_nnue_error err;
-    for (df_nnue_next got; r && !self->failed && (got = df_nnue_read_next(r, &e, &err));) {
+    /* Stopped, the rest of a chunk (of up to 100 MiB) is not decoded. */
+    for (df_nnue_next got; r && !self->failed && !dfpy_queue_stopped(&self->q) &&
+                           (got = df_nnue_read_next(r, &e, &err));) {
         if (got == DF_NNUE_ERROR) {
             /* The source's own failure is the source's (SourceError, or the file object's
              * exception), as pgn_batches has it; the others are the batch's errors. */
@@ -502,7 +504,9 @@ static PyObject *py_nnue_batches(PyObject *unused, PyObject *args)
     if (!PyArg_ParseTuple(args, "O!nOOOIIK", &PyList_Type, &specs, &batch_size, &features, &skip,
                           &threads, &rank, &world, &seed))
         return NULL;
-    if (batch_size < 1) return PyErr_Format(PyExc_ValueError, "batch_size must be 1 or more");
+    /* Below 2^31 rows, a batch's bytes (rows of 288 at most) fit in a size_t. */
+    if (batch_size < 1 || batch_size > INT32_MAX)
+        return PyErr_Format(PyExc_ValueError, "batch_size must be 1 to 2**31 - 1");
     NnueBatches *self = (NnueBatches *)NnueBatches_Type.tp_alloc(&NnueBatches_Type, 0);
     if (!self) return NULL;
     dfpy_queue_init(&self->q, QUEUE, drop_item);

@@ -256,6 +256,7 @@ def test_arguments_are_checked(data):
     p = data.parts[0]
     bad = [
         (ValueError, dict(batch_size=0)),
+        (ValueError, dict(batch_size=1 << 31)),
         (ValueError, dict(features="HalfKAv2")),
         (ValueError, dict(features="HalfKAv2_hm+HalfKAv2_hm")),
         (TypeError, dict(features=3)),
