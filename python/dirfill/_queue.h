@@ -30,6 +30,8 @@ typedef struct {
     void (*drop)(dfpy_item *); /* frees an item not taken */
 } dfpy_queue;
 
+/* max_ready 1 or more before the reader puts an item (a run that puts none, pgn_positions',
+ * may leave it 0). */
 void dfpy_queue_init(dfpy_queue *q, size_t max_ready, void (*drop)(dfpy_item *));
 /* Starts the reader, main(arg), which ends with dfpy_queue_finish: 0, or -1 with OSError. */
 int dfpy_queue_start(dfpy_queue *q, void *(*main)(void *), void *arg);

@@ -15,6 +15,7 @@
  * workers' runs are copied there once. Game headers, errors, skipped games and warnings travel
  * with the batch that holds the game's first row (a game without rows: with the batch being filled
  * when it ended). */
+#include "_queue.h"
 #include "_rows.h"
 #include "_source.h"
 
@@ -22,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
 /* pgn_positions reserves address space for this many rows (fewer if it cannot: the columns
  * then grow by mremap, which moves pages, not bytes). The peak memory is then the rows' pages,
@@ -36,10 +36,10 @@ enum { QUEUE = 2 };
  * rows may run past batch_size into the slack until the game ends); with more, deliver appends
  * the workers' runs to its rows and records. */
 typedef struct batch {
+    dfpy_item item; /* in the queue, and in batch_split's list */
     dfpy_sink sink;
     int32_t *file; /* with_file: each row's source's file number */
     size_t file_cap;
-    struct batch *next;
 } batch;
 
 /* A batch's room past batch_size: a game that ends beyond it moves (a copy) to a larger
@@ -107,7 +107,7 @@ static void prefault_ask(prefault *p, const dfpy_rows *rows)
 
 typedef struct {
     /* set up before the run */
-    size_t batch_size, max_ready; /* max_ready 0: no limit (pgn_positions) */
+    size_t batch_size;
     unsigned threads, flags;
     bool with_uci, with_file;
     bool whole;      /* pgn_positions: every row and record into `all`, no batches */
@@ -132,12 +132,9 @@ typedef struct {
     PyObject *failures; /* the sources that could not be read to the end (dfpy_read_failed) */
     PyObject *exc_type, *exc_value, *exc_tb; /* what stopped the run */
     bool failed, interrupted;
-    /* the queue */
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    batch *head, *tail;
-    size_t nready;
-    bool stop, done;
+    /* pgn_batches' queue (its lock guards the counts too; its stop flag stops pgn_positions'
+     * run as well) */
+    dfpy_queue q;
 } stream;
 
 static void batch_free(batch *b)
@@ -148,6 +145,8 @@ static void batch_free(batch *b)
     free(b->sink.rec.text);
     free(b);
 }
+
+static void drop_batch(dfpy_item *item) { batch_free((batch *)item); }
 
 /* The file column's room as the rows' (false: out of memory). */
 static bool batch_file_room(batch *b)
@@ -164,7 +163,7 @@ static batch *batch_new(stream *st, size_t rows)
 {
     batch *b = calloc(1, sizeof *b);
     if (!b) return NULL;
-    b->sink.stop = &st->stop;
+    b->sink.stop = &st->q.stop;
     b->sink.write = &st->write;
     if (!dfpy_rows_map(&b->sink.rows, rows, st->with_uci) ||
         (st->with_file && !batch_file_room(b))) {
@@ -179,25 +178,7 @@ static bool emit(stream *st)
 {
     batch *b = st->filling;
     st->filling = NULL;
-    pthread_mutex_lock(&st->lock);
-    while (st->max_ready && st->nready >= st->max_ready && !st->stop)
-        pthread_cond_wait(&st->cond, &st->lock);
-    const bool stop = st->stop;
-    if (!stop) {
-        if (st->tail)
-            st->tail->next = b;
-        else
-            st->head = b;
-        st->tail = b;
-        /* The iterator waiting for a batch is woken once the queue is full, not for each batch:
-         * when it keeps up with the reader, a wake-up (an interrupt to another CPU) cost the
-         * reader more than the batch's Python objects cost the iterator; then it takes the
-         * second batch without waiting. */
-        if (++st->nready >= st->max_ready) pthread_cond_broadcast(&st->cond);
-    }
-    pthread_mutex_unlock(&st->lock);
-    if (stop) batch_free(b);
-    return !stop;
+    return dfpy_queue_put(&st->q, &b->item);
 }
 
 static uint64_t record_game(const dfpy_records *r, size_t at)
@@ -233,9 +214,9 @@ static size_t record_copy(dfpy_records *to, const dfpy_records *from, size_t at,
 static bool stop_requested(void *ctx)
 {
     stream *st = ctx;
-    if (__atomic_load_n(&st->stop, __ATOMIC_RELAXED)) return true;
+    if (dfpy_queue_stopped(&st->q)) return true;
     if (!st->interrupt.requested || !st->interrupt.requested(st->interrupt.ctx)) return false;
-    __atomic_store_n(&st->stop, true, __ATOMIC_RELAXED); /* the workers' sinks stop too */
+    __atomic_store_n(&st->q.stop, true, __ATOMIC_RELAXED); /* the workers' sinks stop too */
     return st->interrupted = true;
 }
 
@@ -288,7 +269,7 @@ static int deliver(void *ctx, void *p, uint64_t first_game)
         i = j;
         if (full && !emit(st)) return 1;
     }
-    return __atomic_load_n(&st->stop, __ATOMIC_RELAXED);
+    return dfpy_queue_stopped(&st->q);
 }
 
 static void *sink_open(void *ctx) { return dfpy_sink_open(&((stream *)ctx)->pool); }
@@ -358,7 +339,8 @@ static void batch_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
  * game's, go to the next batches, the full ones queued too. False when the run must stop. */
 static bool batch_split(stream *st)
 {
-    batch *full = st->filling, *rest = NULL, **tail = &rest;
+    batch *full = st->filling;
+    dfpy_item *rest = NULL, **tail = &rest;
     const size_t n = full->sink.rows.n, size = st->batch_size;
     if (n < size) return true;
     /* Copied out before the full batch is queued: its arrays may give its mapping back to the
@@ -372,16 +354,16 @@ static bool batch_split(stream *st)
         if (!(ok = b != NULL)) break;
         dfpy_rows_append(&b->sink.rows, &full->sink.rows, from, to, 0);
         if (b->file) memcpy(b->file, full->file + from, (to - from) * sizeof *b->file);
-        *tail = b;
-        tail = &b->next;
+        *tail = &b->item;
+        tail = &b->item.next;
     }
     full->sink.rows.n = size;
     if (!ok) st->failed = true;
     ok = ok && emit(st);
     while (rest) { /* the last, short of batch_size rows, is the one being filled */
-        st->filling = rest;
+        st->filling = (batch *)rest;
         rest = rest->next;
-        st->filling->next = NULL;
+        st->filling->item.next = NULL;
         if (ok && st->filling->sink.rows.n == size) ok = emit(st);
         if (!ok) batch_free(st->filling), st->filling = NULL;
     }
@@ -459,7 +441,7 @@ static void run(stream *st)
 {
     const df_pgn_sinks sinks = {
         sink_open, {dfpy_sink_begin, dfpy_sink_ply, dfpy_sink_end, NULL}, deliver, sink_drop, st};
-    for (size_t k = 0; k < st->nspecs && !st->stop; k++) {
+    for (size_t k = 0; k < st->nspecs && !dfpy_queue_stopped(&st->q); k++) {
         const spec *sp = &st->specs[k];
         dfpy_source src;
         PyGILState_STATE g = gil_take(st);
@@ -482,7 +464,7 @@ static void run(stream *st)
                                ? read_serial(st, src.source, &stats)
                                : df_pgn_read_threaded(src.source, st->flags, st->filter,
                                                       st->threads, &sinks, &stats);
-        pthread_mutex_lock(&st->lock);
+        pthread_mutex_lock(&st->q.lock);
         st->stats.games += stats.games;
         st->stats.kept += stats.kept;
         st->stats.errors += stats.errors;
@@ -490,10 +472,10 @@ static void run(stream *st)
         st->stats.filtered += stats.filtered;
         st->stats.bytes += stats.bytes;
         st->positions += st->source_positions;
-        pthread_mutex_unlock(&st->lock);
+        pthread_mutex_unlock(&st->q.lock);
         st->base += stats.games;
         g = gil_take(st);
-        if (status == DF_ERR_IO && __atomic_load_n(&st->stop, __ATOMIC_RELAXED))
+        if (status == DF_ERR_IO && dfpy_queue_stopped(&st->q))
             status = DF_ERR_INTERRUPTED; /* the read was stopped, it did not fail */
         if (status == DF_ERR_IO) {
             stop = dfpy_read_failed(&src, sp->file, st->failures) < 0;
@@ -507,14 +489,12 @@ static void run(stream *st)
         if (stop) break;
     }
     /* The last, short batch (the games read before an error too). */
-    if (st->filling && !st->stop && (st->filling->sink.rows.n || st->filling->sink.rec.len))
+    if (st->filling && !dfpy_queue_stopped(&st->q) &&
+        (st->filling->sink.rows.n || st->filling->sink.rec.len))
         emit(st);
     batch_free(st->filling);
     st->filling = NULL;
-    pthread_mutex_lock(&st->lock);
-    st->done = true;
-    pthread_cond_broadcast(&st->cond);
-    pthread_mutex_unlock(&st->lock);
+    dfpy_queue_finish(&st->q);
 }
 
 /* ---- set-up shared by both calls ---- */
@@ -562,10 +542,9 @@ static int stream_init(stream *st, PyObject *specs, Py_ssize_t batch_size, PyObj
                        int chess960, int uci, int headers, PyObject *where, const row_args *rows)
 {
     memset(st, 0, sizeof *st);
-    pthread_mutex_init(&st->lock, NULL);
-    pthread_cond_init(&st->cond, NULL);
+    dfpy_queue_init(&st->q, 0, drop_batch);
     st->write.headers = headers;
-    dfpy_sink_pool_init(&st->pool, uci, &st->write, &st->stop);
+    dfpy_sink_pool_init(&st->pool, uci, &st->write, &st->q.stop);
     if (!(st->failures = PyList_New(0)) ||
         dfpy_write_options_parse(&st->write, &st->position_filter, rows->view, rows->min_ply,
                                  rows->max_ply, rows->min_clock, rows->require_eval) < 0)
@@ -587,11 +566,6 @@ static int stream_init(stream *st, PyObject *specs, Py_ssize_t batch_size, PyObj
 /* With the GIL, the run over. */
 static void stream_free(stream *st)
 {
-    for (batch *b = st->head, *next; b; b = next) {
-        next = b->next;
-        batch_free(b);
-    }
-    st->head = st->tail = NULL;
     batch_free(st->filling);
     st->filling = NULL;
     for (size_t k = 0; k < st->nspecs; k++) {
@@ -611,8 +585,7 @@ static void stream_free(stream *st)
     Py_CLEAR(st->exc_value);
     Py_CLEAR(st->exc_tb);
     dfpy_sink_pool_free(&st->pool);
-    pthread_mutex_destroy(&st->lock);
-    pthread_cond_destroy(&st->cond);
+    dfpy_queue_destroy(&st->q); /* the batches queued and not taken */
 }
 
 /* The counts in the program's words and order (its summary line): every game found is one of
@@ -630,11 +603,8 @@ static PyObject *stats_dict(const df_pgn_stats *s, uint64_t positions)
 
 typedef struct {
     PyObject_HEAD stream st;
-    bool ready, started, planes, lazy_headers;
-    bool stopping; /* (with the GIL) a thread stops the reader: the iterator is over */
-    bool joined;   /* (under st.lock) the reader's thread is joined, its queue emptied */
+    bool ready, planes, lazy_headers;
     unsigned plane_threads;
-    pthread_t thread;
 } BatchesObject;
 
 static void *producer(void *arg)
@@ -643,38 +613,9 @@ static void *producer(void *arg)
     return NULL;
 }
 
-/* Stops the reader and waits for its thread, from any thread and any number of times (with the
- * GIL, which it gives up meanwhile): the first caller joins the thread, the others wait until
- * it has. The batches read and not taken are dropped, the iterator is over. */
-static void batches_stop(BatchesObject *self)
-{
-    if (!self->started) return;
-    stream *st = &self->st;
-    const bool join = !self->stopping;
-    self->stopping = true;
-    batch *dropped = NULL;
-    Py_BEGIN_ALLOW_THREADS
-        pthread_mutex_lock(&st->lock);
-        __atomic_store_n(&st->stop, true, __ATOMIC_RELAXED);
-        pthread_cond_broadcast(&st->cond);
-        if (join) {
-            pthread_mutex_unlock(&st->lock);
-            pthread_join(self->thread, NULL);
-            pthread_mutex_lock(&st->lock); /* another thread may be taking a batch */
-            dropped = st->head;
-            st->head = st->tail = NULL;
-            st->nready = 0;
-            self->joined = true;
-            pthread_cond_broadcast(&st->cond);
-        }
-        while (!self->joined) pthread_cond_wait(&st->cond, &st->lock);
-        pthread_mutex_unlock(&st->lock);
-        for (batch *next; dropped; dropped = next) {
-            next = dropped->next;
-            batch_free(dropped);
-        }
-    Py_END_ALLOW_THREADS
-}
+/* Stops the reader and waits for its thread, from any thread and any number of times: the
+ * batches read and not taken are dropped, the iterator is over. */
+static void batches_stop(BatchesObject *self) { dfpy_queue_stop(&self->st.q); }
 
 static void Batches_dealloc(BatchesObject *self)
 {
@@ -738,47 +679,17 @@ static PyObject *batch_dict(BatchesObject *self, batch *b)
 static PyObject *Batches_next(BatchesObject *self)
 {
     stream *st = &self->st;
-    if (!self->started || (self->stopping && !st->exc_type)) return NULL;
-    for (;;) {
-        batch *b = NULL;
-        bool done = false;
-        Py_BEGIN_ALLOW_THREADS
-            pthread_mutex_lock(&st->lock);
-            if (!st->head && !st->done) {
-                struct timespec until;
-                clock_gettime(CLOCK_REALTIME, &until);
-                until.tv_nsec += 20 * 1000 * 1000;
-                if (until.tv_nsec >= 1000000000L) {
-                    until.tv_sec++;
-                    until.tv_nsec -= 1000000000L;
-                }
-                pthread_cond_timedwait(&st->cond, &st->lock, &until);
-            }
-            if ((b = st->head)) {
-                st->head = b->next;
-                if (!st->head) st->tail = NULL;
-                /* The reader waiting for room, likewise, once the queue is empty. */
-                if (--st->nready == 0) pthread_cond_broadcast(&st->cond);
-            }
-            done = st->done;
-            pthread_mutex_unlock(&st->lock);
-        Py_END_ALLOW_THREADS
-        if (b) return batch_dict(self, b);
-        if (done) {
-            batches_stop(self);
-            if (st->exc_type) {
-                PyErr_Restore(st->exc_type, st->exc_value, st->exc_tb);
-                st->exc_type = st->exc_value = st->exc_tb = NULL;
-                return NULL;
-            }
-            if (st->failed) return PyErr_NoMemory();
-            return NULL; /* StopIteration */
-        }
-        if (PyErr_CheckSignals() < 0) {
-            batches_stop(self); /* Ctrl-C: the reader stops, the batches read are dropped */
-            return NULL;
-        }
+    const bool over = st->q.stopping; /* closed, or its end said before */
+    dfpy_item *b = dfpy_queue_take(&st->q);
+    if (b) return batch_dict(self, (batch *)b);
+    if (PyErr_Occurred()) return NULL; /* Ctrl-C: the reader stopped, the batches dropped */
+    if (st->exc_type) {
+        PyErr_Restore(st->exc_type, st->exc_value, st->exc_tb);
+        st->exc_type = st->exc_value = st->exc_tb = NULL;
+        return NULL;
     }
+    if (st->failed && !over) return PyErr_NoMemory();
+    return NULL; /* StopIteration */
 }
 
 static PyObject *Batches_iter(PyObject *self)
@@ -797,10 +708,10 @@ static PyObject *Batches_close(BatchesObject *self, PyObject *unused)
 static PyObject *Batches_stats(BatchesObject *self, void *unused)
 {
     (void)unused;
-    pthread_mutex_lock(&self->st.lock);
+    pthread_mutex_lock(&self->st.q.lock);
     const df_pgn_stats s = self->st.stats;
     const uint64_t positions = self->st.positions;
-    pthread_mutex_unlock(&self->st.lock);
+    pthread_mutex_unlock(&self->st.q.lock);
     return stats_dict(&s, positions);
 }
 
@@ -808,7 +719,7 @@ static PyObject *Batches_failures(BatchesObject *self, void *unused)
 {
     (void)unused;
     /* The list is the run's: a copy, taken once the run is over. */
-    if (!self->joined) return PyList_New(0);
+    if (!self->st.q.joined) return PyList_New(0);
     return PyList_GetSlice(self->st.failures, 0, PY_SSIZE_T_MAX);
 }
 
@@ -866,16 +777,15 @@ static PyObject *py_pgn_batches(PyObject *unused, PyObject *args, PyObject *kw)
         Py_DECREF(self);
         return NULL;
     }
-    self->st.max_ready = QUEUE;
+    self->st.q.max_ready = QUEUE;
     self->st.with_file = file_column;
     self->planes = planes;
     self->lazy_headers = lazy_headers;
     self->plane_threads = self->st.threads;
-    if (pthread_create(&self->thread, NULL, producer, self) != 0) {
+    if (dfpy_queue_start(&self->st.q, producer, self) < 0) {
         Py_DECREF(self);
-        return PyErr_SetFromErrno(PyExc_OSError);
+        return NULL;
     }
-    self->started = true;
     return (PyObject *)self;
 }
 
@@ -920,7 +830,7 @@ static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw
         PyErr_NoMemory();
     } else {
         st.whole = true;
-        st.all.stop = &st.stop;
+        st.all.stop = &st.q.stop;
         st.all.write = &st.write;
         prefault ahead;
         memset(&ahead, 0, sizeof ahead);
