@@ -3,14 +3,17 @@
 """NNUE training data to numpy, measured against the C path.
 
     bench/python/nnue.py FILE [--features SET] [--batch-size B] [--times K] [--repeat N]
-                              [--threads T]
+                              [--threads T] [--cpu C]
 
 Entries per CPU second of `dirfill nnue --threads 1 --features SET FILE...` (the program reads
 FILE K times, computes every entry's rows and prints one line; CPU time of the process, its
 start included) and of dirfill.nnue_batches over the same K files, batch_size B, threads T
 (default 1: one thread computes the rows, the reader thread reads; CPU time of this process's
 threads over the iteration, every batch's arrays dropped as the loop goes on), taken in turn N
-times; medians of each and of the ratios of each pair. FILE: a .binpack, .plain or .bin, e.g.
+times; medians of each and of the ratios of each pair. Everything runs on CPU C (default: the
+last this process may use): the vCPUs of a shared VM may run at different speeds (here 3.9
+against 5.8 M entries per CPU second of HalfKAv2_hm), and an unpinned pair's ratio then
+depends on where each one ran. FILE: a .binpack, .plain or .bin, e.g.
 from `dirfill nnue --write games.binpack games.pgn`. Run `ps` first: the figures are only as
 good as the machine is quiet.
 """
@@ -58,7 +61,9 @@ def main():
     ap.add_argument("--times", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--cpu", type=int, default=max(os.sched_getaffinity(0)))
     args = ap.parse_args()
+    os.sched_setaffinity(0, {args.cpu})  # the program inherits it
     files = [args.file] * args.times
     c_rates, py_rates, ratios = [], [], []
     python_path(files[:1], args.features, args.batch_size, args.threads)  # warm the caches
@@ -71,8 +76,9 @@ def main():
         py_rates.append(n_py / s_py)
         ratios.append(py_rates[-1] / c_rates[-1])
     med = statistics.median
-    print("%s x%d, %s, %d entries; medians of %d alternated runs, millions of entries per CPU "
-          "second:" % (os.path.basename(args.file), args.times, args.features, n_c, args.repeat))
+    print("%s x%d, %s, %d entries, CPU %d; medians of %d alternated runs, millions of entries "
+          "per CPU second:" % (os.path.basename(args.file), args.times, args.features, n_c,
+                               args.cpu, args.repeat))
     print("  dirfill nnue --threads 1              %6.3f" % (med(c_rates) / 1e6))
     print("  nnue_batches(batch_size=%d, threads=%d) %6.3f" % (args.batch_size, args.threads,
                                                                med(py_rates) / 1e6))
