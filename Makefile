@@ -126,7 +126,9 @@ python-asan-install:
 	rm -rf python/build
 
 # The same with clang's sanitizers (they differ from GCC's in what they catch and in how a
-# program detects them); the emulated backends (SIMDe's portable code) only under GCC's. The
+# program detects them); the emulated backends (SIMDe's portable code) and the program's
+# tests (label cli: minutes under the instrumentation, their library code run by the unit
+# tests here too) only under GCC's. The
 # build is also test-fuzz's (the libFuzzer targets and their coverage instrumentation): one
 # clang build serves both, though the tests run longer under the instrumentation.
 FUZZ_TREE := build/asan-clang/tests

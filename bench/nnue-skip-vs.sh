@@ -63,6 +63,7 @@ done <<'CONFIGS'
 default
 default random_fen_skipping=0 wld_filtered=0
 default random_fen_skipping=10 early_fen_skipping=16 soft_early_fen_skipping=32 simple_eval_skipping=0 pc_y4=0.8 ply_y1=0.025 ply_x2=22 ply_y2=0.05 ply_x3=25.5 ply_y3=0.2 ply_x4=28 ply_y4=0.75
+default random_fen_skipping=0 wld_filtered=0 early_fen_skipping=16 soft_early_fen_skipping=32 simple_eval_skipping=0 pc_y4=0.8 ply_y1=0.025 ply_x2=22 ply_y2=0.05 ply_x3=25.5 ply_y3=0.2 ply_x4=28 ply_y4=0.75
 none
 none early_fen_skipping=0
 none filtered=1

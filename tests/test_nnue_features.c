@@ -2,8 +2,7 @@
 /* NNUE input sets (nnue.h) against a slow reference written from their definitions: attacks
  * by walking rays square by square, every pair of pieces tried, each index by its formula.
  * Random and played positions, both kings on every square, hand-made cases for each rule,
- * compositions, rows that would overflow, threads, names. Once per backend, every lookup
- * method. */
+ * compositions, rows that would overflow, threads, names. Once per backend. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,8 +201,8 @@ static void fail_rows(const df_board *b, int persp, const char *set, const int32
 {
     char fen[DF_FEN_MAX];
     df_fen_format(fen, sizeof fen, b, DF_FEN_STANDARD);
-    print_error("%s, %s perspective, %s (lookup %s): %zu features, expected %zu\n", fen,
-                persp ? "black" : "white", set, df_lookup_name(), ng, nw);
+    print_error("%s, %s perspective, %s: %zu features, expected %zu\n", fen,
+                persp ? "black" : "white", set, ng, nw);
     for (size_t i = 0; i < nw || i < ng; i++)
         if (i >= nw || i >= ng || want[i] != got[i]) {
             print_error("first difference at %zu: %d, expected %d\n", i, i < ng ? got[i] : -1,
@@ -226,19 +225,6 @@ static void check_board(const df_board *b)
                 fail_rows(b, persp, set_names[s], want, nw, got, ng);
         }
     }
-}
-
-/* Runs fn once with every lookup method this CPU runs; leaves "auto" selected. */
-static void each_lookup(void (*fn)(void))
-{
-    for (size_t i = 0; i < dft_lookup_count(); i++) {
-        bool supported;
-        const char *name = dft_lookup_at(i, &supported);
-        if (!supported) continue;
-        assert_int_equal(DF_OK, df_lookup_select(name));
-        fn();
-    }
-    assert_int_equal(DF_OK, df_lookup_select("auto"));
 }
 
 /* A random board with the kings on wk and bk (distinct), pieces of every kind at a random
@@ -276,7 +262,7 @@ static void test_random(void **state)
 {
     (void)state;
     ref_tables();
-    each_lookup(random_positions);
+    random_positions();
 }
 
 /* Both kings on every pair of files, and each king on every square: the mirror rules of both
@@ -299,7 +285,7 @@ static void test_kings_everywhere(void **state)
 {
     (void)state;
     ref_tables();
-    each_lookup(kings_everywhere);
+    kings_everywhere();
 }
 
 /* The own king's HalfKAv2_hm feature on each of its 64 squares: bucket and mirror by

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal template: the NNUE input sets (nnue.h), instantiated per backend after
  * movegen_tpl.h, whose one-square slider lookups (mg_rook, mg_bishop) give each piece's
- * attacks, once per lookup method as the move generator is.
+ * attacks, by the rays method.
  *
  * Full_Threats: a threat is one bit of one piece's attack set meeting another piece. Pawns
- * by the set-wise captures of pawns.h, knights by leapers.h's table, sliders by the active
- * method's lookup, once per position, kept only where they meet a piece the attacker's type
+ * by the set-wise captures of pawns.h, knights by leapers.h's table, sliders by the backend's
+ * eight-ray kernel, once per position, kept only where they meet a piece the attacker's type
  * keeps; each (attacker, target) pair then gives both perspectives' indices at once, put in
  * order by insertion (they come nearly ordered: by attacker type, square, target).
  * HalfKAv2_hm and PP_3Wide: a perspective only turns squares (sq ^ x), so its sets are walked
@@ -387,49 +387,18 @@ NN_INLINE size_t nn_batch(int32_t *white, int32_t *black, size_t width, const df
     return cut;
 }
 
-/* One instance of each per lookup method (MG_SLIDERS), the method a constant inside. */
-#define NN_DEFINE(name, method)                                                                    \
-    static size_t nn_one_##name(int32_t *out, size_t room, const df_board *b, df_color persp,      \
-                                const df_nnue_set *set, const df__nnue_tables *tb)                 \
-    {                                                                                              \
-        return nn_one(out, room, b, persp, set, tb, method);                                       \
-    }                                                                                              \
-    static size_t nn_batch_##name(int32_t *white, int32_t *black, size_t width,                    \
-                                  const df_board *boards, size_t n, const df_nnue_set *set,        \
-                                  const df__nnue_tables *tb)                                       \
-    {                                                                                              \
-        return nn_batch(white, black, width, boards, n, set, tb, method);                          \
-    }
-MG_SLIDERS(NN_DEFINE)
-#undef NN_DEFINE
-
-/* The set must be valid (nnue/features.c checks it). */
+/* The sliders by the rays method (the backend's eight-ray kernel, no tables) whatever method
+ * the move generator uses: over a stream of unrelated positions the lookup tables' loads miss
+ * the cache (docs/performance.md, "Which lookup method each path uses"). The set must be valid
+ * (nnue/features.c checks it). */
 static size_t k_nnue_features(int32_t *out, size_t room, const df_board *b, df_color persp,
                               const df_nnue_set *set)
 {
-    const df__nnue_tables *tb = df__nnue_tables_get();
-    switch (df__sliders_active()) {
-#define NN_CALL(name, method)                                                                      \
-    case method:                                                                                   \
-        return nn_one_##name(out, room, b, persp, set, tb);
-        MG_SLIDERS(NN_CALL)
-#undef NN_CALL
-    default:
-        __builtin_unreachable(); /* df__sliders_active names a compiled method */
-    }
+    return nn_one(out, room, b, persp, set, df__nnue_tables_get(), DF__SLIDERS_RAYS);
 }
 
 static size_t k_nnue_batch(int32_t *white, int32_t *black, size_t width, const df_board *boards,
                            size_t n, const df_nnue_set *set)
 {
-    const df__nnue_tables *tb = df__nnue_tables_get();
-    switch (df__sliders_active()) {
-#define NN_CALL(name, method)                                                                      \
-    case method:                                                                                   \
-        return nn_batch_##name(white, black, width, boards, n, set, tb);
-        MG_SLIDERS(NN_CALL)
-#undef NN_CALL
-    default:
-        __builtin_unreachable(); /* df__sliders_active names a compiled method */
-    }
+    return nn_batch(white, black, width, boards, n, set, df__nnue_tables_get(), DF__SLIDERS_RAYS);
 }
