@@ -236,6 +236,19 @@ class SourceError(OSError):
 _SOURCE_ERRORS = {}
 
 
+def _next_batch(wrapper):
+    """The next batch of wrapper._it; at its end, once, the SourceError of the sources that
+    failed (wrapper._over remembers that it was raised)."""
+    try:
+        return next(wrapper._it)
+    except StopIteration:
+        failed = None if wrapper._over else wrapper._it.failures
+        wrapper._over = True
+        if failed:
+            raise _source_error(failed) from None
+        raise
+
+
 def _source_error(failed, positions=None):
     """The SourceError of the failures the C readers noted: (index, name, errno, reason)."""
     index, name, err, reason = failed[0]
@@ -439,14 +452,7 @@ class _Batches:
         return self
 
     def __next__(self):
-        try:
-            batch = next(self._it)
-        except StopIteration:
-            failed = None if self._over else self._it.failures
-            self._over = True
-            if failed:
-                raise _source_error(failed) from None
-            raise
+        batch = _next_batch(self)
         batch["headers"] = _Headers(batch.pop("_tags"))
         if self._keep is None:
             return _Renamed(batch)

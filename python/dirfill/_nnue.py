@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from . import _dirfill, _Renamed, _source_error
+from . import _dirfill, _next_batch, _Renamed
 
 #: The formats by name, for ``format=``: what the C readers number them.
 _FORMATS = {"binpack": 0, "plain": 1, "bin": 2}
@@ -110,14 +110,7 @@ class _NnueBatches:
         return self
 
     def __next__(self):
-        try:
-            return _Renamed(next(self._it))
-        except StopIteration:
-            failed = None if self._over else self._it.failures
-            self._over = True
-            if failed:
-                raise _source_error(failed) from None
-            raise
+        return _Renamed(_next_batch(self))
 
     @property
     def stats(self):
