@@ -32,7 +32,7 @@ typedef struct {
     line_mark *marks;
     size_t nmarks, marks_cap;
     int32_t *white, *black; /* BATCH rows of width */
-    int32_t *wide;          /* a row that did not fit: all its indices */
+    int32_t *wide;          /* one row's indices (all of a cut row's), sorted for its line */
     size_t wide_cap;
     cmd_text out; /* the batch's JSON */
     slot_state state;
@@ -66,33 +66,47 @@ static char *put_int(char *p, long v)
     return p;
 }
 
-/* The indices of entry i for one perspective: its row, or all of them when the row was cut. */
+static int index_order(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Makes room for n indices in b->wide; false (the batch failed) when memory runs out. */
+static bool wide_room(batch *b, size_t n)
+{
+    if (n <= b->wide_cap) return true;
+    int32_t *grown = realloc(b->wide, n * sizeof *grown);
+    if (!grown) {
+        b->out.failed = true;
+        return false;
+    }
+    b->wide = grown;
+    b->wide_cap = n;
+    return true;
+}
+
+/* The indices of entry i for one perspective, ascending (the rows hold them in nnue-pytorch's
+ * order): its row's, or all of them when the row was cut. In b->wide, until the next call. */
 static const int32_t *indices(const nnue_out *o, batch *b, uint32_t i, df_color side, size_t *n)
 {
-    if (!o->width) {
-        *n = 0;
-        return b->white;
-    }
+    *n = 0;
+    if (!o->width) return b->wide;
     const int32_t *row = (side ? b->black : b->white) + (size_t)i * o->width;
-    if (row[o->width - 1] < 0) {
-        size_t k = 0;
-        while (k < o->width && row[k] >= 0) k++;
-        *n = k;
-        return row;
+    size_t k = 0;
+    while (k < o->width && row[k] >= 0) k++;
+    if (k == 0) return b->wide;
+    if (k == o->width) {
+        /* Full: perhaps cut (a constructed position with more features than the row). */
+        const size_t all = df_nnue_features(NULL, 0, &b->boards[i], side, &o->set);
+        if (!wide_room(b, all)) return b->wide;
+        k = df_nnue_features(b->wide, all, &b->boards[i], side, &o->set);
+    } else {
+        if (!wide_room(b, k)) return b->wide;
+        memcpy(b->wide, row, k * sizeof *row);
     }
-    /* Full: perhaps cut (a constructed position with more features than nnue-pytorch's row). */
-    const size_t all = df_nnue_features(NULL, 0, &b->boards[i], side, &o->set);
-    if (all > b->wide_cap) {
-        int32_t *grown = realloc(b->wide, all * sizeof *grown);
-        if (!grown) {
-            b->out.failed = true;
-            *n = 0;
-            return row;
-        }
-        b->wide = grown;
-        b->wide_cap = all;
-    }
-    *n = df_nnue_features(b->wide, all, &b->boards[i], side, &o->set);
+    qsort(b->wide, k, sizeof *b->wide, index_order);
+    *n = k;
     return b->wide;
 }
 

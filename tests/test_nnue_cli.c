@@ -21,7 +21,13 @@
 
 /* ---- entries and their expected lines ---- */
 
-/* The line the program writes for e: its fields and the library's indices. */
+static int index_order(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The line the program writes for e: its fields and the library's indices, ascending. */
 static void expect_line(cmd_text *t, const df_nnue_entry *e, bool has_move, const char *set_name)
 {
     df_nnue_set set;
@@ -34,6 +40,7 @@ static void expect_line(cmd_text *t, const df_nnue_entry *e, bool has_move, cons
     for (int side = 0; side < 2; side++) {
         int32_t idx[1024];
         const size_t n = df_nnue_features(idx, 1024, &e->pos, (df_color)side, &set);
+        qsort(idx, n, sizeof *idx, index_order);
         cmd_text_puts(t, side ? ",\"black\":[" : ",\"white\":[");
         for (size_t k = 0; k < n; k++) cmd_text_putf(t, "%s%d", k ? "," : "", idx[k]);
         cmd_text_puts(t, "]");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* NNUE input sets (nnue.h) against a slow reference written from their definitions: attacks
- * by walking rays square by square, every pair of pieces tried, each index by its formula.
+ * by walking rays square by square, every pair of pieces tried, each index by its formula,
+ * in nnue-pytorch's order (its extractors' loops, SPEC c.1 to c.3).
  * Random and played positions, both kings on every square, hand-made cases for each rule,
  * compositions, rows that would overflow, threads, names. Once per backend. */
 #include <stdlib.h>
@@ -59,12 +60,6 @@ static int piece_at(const df_board *b, int sq, int *color)
     return -1;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* HalfKAv2_hm as SPEC c.1 defines it. */
 static size_t ref_halfka(int32_t *out, const df_board *b, int persp)
 {
@@ -76,7 +71,6 @@ static size_t ref_halfka(int32_t *out, const df_board *b, int persp)
         int c, t = piece_at(b, sq, &c);
         if (t >= 0) out[n++] = (sq ^ flip) + 64 * (t * 2 + (c != persp)) + 768 * bucket;
     }
-    qsort(out, n, sizeof *out, cmp_int);
     return n;
 }
 
@@ -115,47 +109,74 @@ static void ref_tables(void)
     assert_int_equal(59808, running);
 }
 
-static size_t ref_threats(int32_t *out, const df_board *b, int persp)
+/* The threat of the piece on from (colour ca, type ta) against the one on to, if a feature:
+ * appended to out. */
+static void ref_threat(int32_t *out, size_t *n, const df_board *b, int persp, int from, int to,
+                       int ca, int ta)
 {
     const int ksq = df_lsb(b->color[persp] & b->piece[DF_KING]);
     const int x = (persp ? 56 : 0) | (file_of(ksq) >= 4 ? 7 : 0);
+    int cd, td = piece_at(b, to, &cd);
+    if (td < 0 || td == DF_KING) return;
+    const int f = from ^ x, t = to ^ x, ac = ca ^ persp, dc = cd ^ persp;
+    const int slot = slot_map[ta][td];
+    if (slot < 0 || (ta == td && f < t)) return;
+    const df_bb empty = walk_attacks(f, 0, ta, ac);
+    out[(*n)++] = base[ac][ta] + (dc * num_valid[ta] / 2 + slot) * total[ac][ta] +
+                  sq_off[ac][ta][f] + df_popcount(empty & ((UINT64_C(1) << t) - 1));
+}
+
+/* Full_Threats in SPEC c.2's order: the perspective's colour first; its pawns' captures by
+ * target, toward the h-file (+9) for white and the a-file (-9) for black first, then the other
+ * diagonal; then knights, bishops, rooks and queens, each by square, their targets by square. */
+static size_t ref_threats(int32_t *out, const df_board *b, int persp)
+{
     const df_bb occ = df_board_occupied(b);
     size_t n = 0;
-    for (int from = 0; from < 64; from++) {
-        int ca, ta = piece_at(b, from, &ca);
-        if (ta < 0 || ta == DF_KING) continue;
-        const df_bb att = walk_attacks(from, occ, ta, ca);
-        for (int to = 0; to < 64; to++) {
-            int cd, td = piece_at(b, to, &cd);
-            if (td < 0 || td == DF_KING || !((att >> to) & 1)) continue;
-            const int f = from ^ x, t = to ^ x, ac = ca ^ persp, dc = cd ^ persp;
-            const int slot = slot_map[ta][td];
-            if (slot < 0 || (ta == td && f < t)) continue;
-            const df_bb empty = walk_attacks(f, 0, ta, ac);
-            out[n++] = base[ac][ta] + (dc * num_valid[ta] / 2 + slot) * total[ac][ta] +
-                       sq_off[ac][ta][f] + df_popcount(empty & ((UINT64_C(1) << t) - 1));
-        }
+    for (int k = 0; k < 2; k++) {
+        const int c = persp ^ k;
+        const int deltas[2] = {c ? -9 : 9, c ? -7 : 7};
+        for (int d = 0; d < 2; d++)
+            for (int to = 0; to < 64; to++) {
+                const int from = to - deltas[d];
+                int cf;
+                if (from < 0 || from > 63 || abs(file_of(from) - file_of(to)) != 1 ||
+                    piece_at(b, from, &cf) != DF_PAWN || cf != c)
+                    continue;
+                ref_threat(out, &n, b, persp, from, to, c, DF_PAWN);
+            }
+        for (int ta = DF_KNIGHT; ta <= DF_QUEEN; ta++)
+            for (int from = 0; from < 64; from++) {
+                int ca;
+                if (piece_at(b, from, &ca) != ta || ca != c) continue;
+                const df_bb att = walk_attacks(from, occ, ta, ca);
+                for (int to = 0; to < 64; to++)
+                    if ((att >> to) & 1) ref_threat(out, &n, b, persp, from, to, ca, ta);
+            }
     }
-    qsort(out, n, sizeof *out, cmp_int);
     return n;
 }
 
-/* PP_3Wide as SPEC c.3 defines it: every pair once. */
+/* PP_3Wide in SPEC c.3's order: the perspective's colour first, each pawn by square with
+ * every pawn on its file or the next ones below it, by square. */
 static size_t ref_pairs(int32_t *out, const df_board *b, int persp)
 {
     const int ksq = df_lsb(b->color[persp] & b->piece[DF_KING]);
     const int x = (persp ? 56 : 0) | (file_of(ksq) >= 4 ? 7 : 0);
     size_t n = 0;
-    for (int a = 0; a < 64; a++)
-        for (int bq = 0; bq < a; bq++) {
+    for (int k = 0; k < 2; k++)
+        for (int a = 0; a < 64; a++) {
             int ca, cb;
-            if (piece_at(b, a, &ca) != DF_PAWN || piece_at(b, bq, &cb) != DF_PAWN) continue;
-            if (abs(file_of(a) - file_of(bq)) > 1) continue;
-            const int ia = 48 * (ca ^ persp) + (a ^ x) - 8, ib = 48 * (cb ^ persp) + (bq ^ x) - 8;
-            const int hi = ia > ib ? ia : ib, lo = ia > ib ? ib : ia;
-            out[n++] = hi * (hi - 1) / 2 + lo;
+            if (piece_at(b, a, &ca) != DF_PAWN || ca != (persp ^ k)) continue;
+            for (int bq = 0; bq < a; bq++) {
+                if (piece_at(b, bq, &cb) != DF_PAWN) continue;
+                if (abs(file_of(a) - file_of(bq)) > 1) continue;
+                const int ia = 48 * (ca ^ persp) + (a ^ x) - 8,
+                          ib = 48 * (cb ^ persp) + (bq ^ x) - 8;
+                const int hi = ia > ib ? ia : ib, lo = ia > ib ? ib : ia;
+                out[n++] = hi * (hi - 1) / 2 + lo;
+            }
         }
-    qsort(out, n, sizeof *out, cmp_int);
     return n;
 }
 
@@ -402,8 +423,8 @@ static void test_compositions(void **state)
         assert_int_equal(sizes[i].inputs, df_nnue_set_inputs(&s));
         assert_int_equal(sizes[i].active, df_nnue_set_max_active(&s));
     }
-    /* The default's rows are threats, pawn pairs + 59808, HalfKAv2_hm + 64368, each below the
-     * next part's start. */
+    /* The default's rows are threats, pawn pairs + 59808, HalfKAv2_hm + 64368, each in its
+     * part's range. */
     df_board b = dft_fen("r1bqk2r/pppp1ppp/2n2n2/4p3/1bB1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 5");
     int32_t all[288], part[128];
     const df_nnue_set threats = set_of("Full_Threats"), pairs = set_of("PP_3Wide"),
@@ -416,17 +437,19 @@ static void test_compositions(void **state)
         for (int p = 0; p < 3; p++) {
             const size_t m = df_nnue_features(part, 128, &b, (df_color)persp, parts[p]);
             assert_true(m > 0);
-            for (size_t k = 0; k < m; k++) assert_int_equal(part[k] + offsets[p], all[at + k]);
+            const int32_t end = p < 2 ? offsets[p + 1] : 88944;
+            for (size_t k = 0; k < m; k++) {
+                assert_int_equal(part[k] + offsets[p], all[at + k]);
+                assert_in_range(all[at + k], offsets[p], end - 1);
+            }
             at += m;
         }
         assert_int_equal(at, n);
-        for (size_t k = 1; k < n; k++) assert_true(all[k - 1] < all[k]);
-        assert_true(all[n - 1] < 88944);
     }
 }
 
-/* Boards with more features than a row holds: nothing past the room, the smallest written,
- * the count returned; batch rows cut and counted. */
+/* Boards with more features than a row holds: nothing past the room, the first written, the
+ * count returned; batch rows cut and counted. */
 static void test_overflow(void **state)
 {
     (void)state;
@@ -447,7 +470,7 @@ static void test_overflow(void **state)
         for (int i = 0; i < 3; i++) {
             for (int persp = 0; persp < 2; persp++) {
                 nw[persp][i] = ref_set(want[persp][i], &boards[i], persp, &set);
-                /* Any room: the count whole, the smallest room written, nothing after. */
+                /* Any room: the count whole, the first room written, nothing after. */
                 int32_t got[REF_MAX + 1];
                 const size_t rooms[3] = {0, 5, width};
                 for (int r = 0; r < 3; r++) {

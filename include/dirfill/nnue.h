@@ -37,11 +37,18 @@
  * inputs of the parts before it (here threats + 0, pawn pairs + 59,808, HalfKAv2_hm +
  * 64,368: 88,944 inputs) and its row width is the sum of the parts' (288).
  *
- * Output: each perspective's indices in ascending order (so a composition's rows hold the
- * first part's indices, then the second's, ...), which is the set nnue-pytorch's loader
- * produces (in its own order) for the same position. Batches are nnue-pytorch's SparseBatch
- * layout: one row of `width` int32 per position and perspective, the indices first and the
- * rest -1.
+ * Output: each perspective's indices in nnue-pytorch's order, the order its extractors write
+ * them (a composition's parts in turn), so that a batch is byte for byte the SparseBatch its
+ * loader builds. Batches are that layout: one row of `width` int32 per position and
+ * perspective, the indices first and the rest -1. The order (nnue-pytorch's SPEC, squares
+ * raw, a1 = 0):
+ * - HalfKAv2_hm: every piece by square;
+ * - Full_Threats: the perspective's pieces, then the other side's: the pawns' captures by
+ *   target, those toward the h-file first for white (the a-file for black), then the other
+ *   diagonal's; then knights, bishops, rooks and queens, each by square with its targets by
+ *   square;
+ * - PP_3Wide: the perspective's pawns, then the other side's, each by square with the pawns on
+ *   its file and the next ones below it, by square.
  *
  * The maximum counts are nnue-pytorch's row widths, enough for any position of a game; a
  * constructed one (many queens, more than 32 pieces) can have more features than a row holds.
@@ -103,9 +110,9 @@ DF_API uint32_t df_nnue_set_max_active(const df_nnue_set *set);
  *  and nnue-pytorch's benchmark read. */
 DF_API df_nnue_set df_nnue_set_default(void);
 
-/** The active indices of b for one perspective, in ascending order, into out (room int32s);
- *  returns how many the position has. When that is more than room only the room smallest
- *  are written (as snprintf does): room df_nnue_set_max_active(set) holds every position of
+/** The active indices of b for one perspective, in nnue-pytorch's order, into out (room
+ *  int32s); returns how many the position has. When that is more than room only the first
+ *  room are written (as snprintf does): room df_nnue_set_max_active(set) holds every position of
  *  a game. Its side to move, castling rights and en passant play no part. A board
  *  whose piece or colour sets overlap, or without one king a side (which df_board_is_valid
  *  refuses), has no features: 0. Also 0, with nothing written, for a NULL board, a NULL out
@@ -115,9 +122,9 @@ DF_API size_t df_nnue_features(int32_t *out, size_t room, const df_board *b, df_
 
 /** The features of n boards as nnue-pytorch's SparseBatch holds them: row i of white
  *  (white[i * width ...]) holds position i's indices for the white perspective, row i of black
- *  those for black, each ascending and padded with -1 to width entries (width
+ *  those for black, each in nnue-pytorch's order and padded with -1 to width entries (width
  *  df_nnue_set_max_active(set) is nnue-pytorch's). Returns the number of positions a row of
- *  which was cut (more features than width: the row then holds the width smallest, and
+ *  which was cut (more features than width: the row then holds the first width, and
  *  df_nnue_features with more room gives them all); 0 in any game's positions at the set's
  *  width. A board df_nnue_features gives no features has rows of -1. With a NULL pointer
  *  nothing is written (0); with an invalid set every row is -1 (0). Dispatched. */

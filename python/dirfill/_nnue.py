@@ -60,7 +60,8 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     - ``score`` float32 (n,): the score, centipawns from the side to move's view (32002 when
       the entry has none: the skip options drop those);
     - ``white``, ``black`` int32 (n, max_active): each perspective's active indices of
-      ``features``, ascending, padded with -1 (max_active: 288 for the default set);
+      ``features`` in nnue-pytorch's order (its SparseBatch's, byte for byte), padded with -1
+      (max_active: 288 for the default set);
     - ``piece_count`` int32 (n,): the pieces on the board, kings included;
     - ``errors``: the errors met since the previous batch, ``(source index, byte offset,
       where, message)``, where the chunk (.binpack, from 0), line (.plain) or record (.bin,

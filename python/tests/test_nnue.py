@@ -71,11 +71,21 @@ def expected(row, width):
             pad(row["white"]), pad(row["black"]), sum(c.isalpha() for c in board))
 
 
+def ascending(rows):
+    """Feature rows (nnue-pytorch's order, then -1) with each row's indices ascending, as
+    `dirfill nnue --json` lists them."""
+    top = np.iinfo(np.int32).max
+    rows = np.sort(np.where(rows < 0, top, rows), axis=1)
+    return np.where(rows == top, -1, rows)
+
+
 def table(batch):
     """A batch's rows as one float64 array (every field exact): is_white, outcome, score,
-    piece_count, white, black."""
-    cols = [batch[k].astype(np.float64).reshape(len(batch["score"]), -1)
-            for k in ("is_white", "outcome", "score", "piece_count", "white", "black")]
+    piece_count, white, black (the last two ascending)."""
+    n = len(batch["score"])
+    cols = [batch[k].astype(np.float64).reshape(n, -1)
+            for k in ("is_white", "outcome", "score", "piece_count")]
+    cols += [ascending(batch[k].reshape(n, -1)).astype(np.float64) for k in ("white", "black")]
     return np.hstack(cols)
 
 

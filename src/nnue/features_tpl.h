@@ -3,28 +3,26 @@
  * movegen_tpl.h, whose one-square slider lookups (mg_rook, mg_bishop) give each piece's
  * attacks, by the rays method.
  *
- * Full_Threats: a threat is one bit of one piece's attack set meeting another piece. Pawns
- * by the set-wise captures of pawns.h, knights by leapers.h's table, sliders by the backend's
- * eight-ray kernel, once per position, kept only where they meet a piece the attacker's type
- * keeps; each (attacker, target) pair then gives both perspectives' indices at once, put in
- * order by insertion (they come nearly ordered: by attacker type, square, target).
- * HalfKAv2_hm and PP_3Wide: a perspective only turns squares (sq ^ x), so its sets are walked
- * in ascending turned order (a byte swap and a scan from the low or the high end, constants in
- * one function per turn): nothing is mirrored and the indices come out ascending. */
+ * Rows come in nnue-pytorch's order (its extractors' emission order), so that a batch is
+ * byte for byte the SparseBatch its loader builds. That order walks squares raw, the same
+ * for both perspectives; only the indices and which colour's block comes first differ. So
+ * each part is one walk giving both perspectives' index of every item, into two blocks per
+ * perspective (the walk's own-colour items and the other colour's), joined afterwards:
+ * - Full_Threats: per attacker colour, pawns set-wise (captures toward the h-file for white,
+ *   the a-file for black, by target; then the other diagonal), then knights, bishops, rooks,
+ *   queens, each by square, its targets by square: each piece's attack set (knights by
+ *   leapers.h's table, sliders by the backend's eight-ray kernel) met with the pieces its
+ *   type keeps;
+ * - PP_3Wide: per colour, each pawn by square with the pawns beside it below it, by square;
+ * - HalfKAv2_hm: every piece by square, one block. */
 #include <string.h>
 
 #include "nnue/tables.h"
 
 #define NN_INLINE static inline __attribute__((always_inline))
 
-/* Room for every feature of any board whose piece and colour sets are disjoint, in the
- * largest set: at most 64 pieces for HalfKAv2_hm, 48 pawns on 8 files making 8 * 15 + 7 * 36
- * = 372 pairs, and 64 attackers hitting at most 8 kept targets each. */
-enum { NN_SCRATCH = 1024 };
-_Static_assert(NN_SCRATCH >= 64 + 372 + 64 * 8, "room for any board of disjoint sets");
-
 /* Whether b has features: its piece and colour sets disjoint and one king a side (every
- * valid board's are). Then no feature set outgrows NN_SCRATCH; other boards have none. */
+ * valid board's are). Then no part outgrows a block (nn_rows); other boards have none. */
 NN_INLINE bool nn_answerable(const df_board *b)
 {
     df_bb all = 0;
@@ -38,333 +36,232 @@ NN_INLINE bool nn_answerable(const df_board *b)
            df_popcount(b->color[DF_BLACK] & b->piece[DF_KING]) == 1;
 }
 
-/* How a perspective sees squares: s' = s ^ x (56 flips the ranks, 7 the files). Ascending
- * s' is ascending s (x = 0), descending s (63), ascending byte-swapped s (56), descending
- * byte-swapped s (7). */
-typedef struct nn_turn {
-    unsigned x;
-    bool swap, high;
-} nn_turn;
+/* The longest block: a part's items of one colour for one perspective, at most 64 attackers
+ * hitting 8 kept targets each (a slider's first piece in each direction, a knight's eight
+ * squares; more than PP_3Wide's 48 pawns on 8 files making 8 * 15 + 7 * 36 = 372 pairs, or
+ * HalfKAv2_hm's 64 pieces), and a slot for an item written but not kept (nn_put). A row: the
+ * three parts of a disjoint board (its 64 pieces attack at most 512 times). */
+enum { NN_BLOCK = 64 * 8 + 1, NN_ROW = 512 + 372 + 64 + 1 };
+_Static_assert(NN_BLOCK > 372 && NN_BLOCK > 64, "a block holds any part of a disjoint board");
 
-NN_INLINE nn_turn nn_turn_of(unsigned x)
+/* Both perspectives' rows being built. A part's walk gives, colour by colour, white's own
+ * block then its other one (in row order), but black's other block first: that one waits in
+ * later until the part ends. */
+typedef struct nn_rows {
+    int32_t row[DF_COLORS][NN_ROW], later[NN_BLOCK];
+    int32_t *end[DF_COLORS], *later_end; /* where each writes next */
+} nn_rows;
+
+/* Where perspective 1's items of colour c go: its row (own) or later. */
+NN_INLINE int32_t **nn_black_end(nn_rows *r, int c) { return c ? &r->end[1] : &r->later_end; }
+
+/* Writes index at *end, kept (the end moved) only when keep: no branch. */
+NN_INLINE void nn_put(int32_t **end, int32_t index, bool keep)
 {
-    const bool flip = (x & 56) != 0, mirror = (x & 7) != 0;
-    return (nn_turn){x, flip != mirror, mirror};
+    **end = index;
+    *end += keep;
 }
 
-/* A set made ready to walk (nn_next) in ascending turned order. */
-NN_INLINE df_bb nn_walk(df_bb set, nn_turn t) { return t.swap ? __builtin_bswap64(set) : set; }
+/* A position made ready: each occupied square's class (8 * colour + type) and each
+ * perspective's turn of squares, s' = s ^ x[p] (56 flips the ranks, 7 the files):
+ * Full_Threats and PP_3Wide put the perspective's king on files a-d, HalfKAv2_hm on e-h. */
+typedef struct nn_pos {
+    uint8_t cls[64];
+    unsigned x[DF_COLORS];
+    df_bb occ;
+} nn_pos;
 
-/* Removes the next square of a walk (not empty) and returns it turned (s'): from the high
- * end, bit 63 - z is square z of the turned order. */
-NN_INLINE unsigned nn_next(df_bb *w, nn_turn t)
+NN_INLINE void nn_pos_of(nn_pos *pos, const df_board *b, const df__nnue_tables *tb)
 {
-    if (t.high) {
-        const unsigned z = (unsigned)__builtin_clzll(*w);
-        *w ^= (UINT64_C(1) << 63) >> z;
-        return z;
+    /* The classes rank by rank, 8 bytes at once, from the class's four bits as sets (type
+     * bit 0: knight, rook, king; bit 1: bishop, rook; bit 2: queen, king; bit 3: black), each
+     * rank's byte of a set spread to a byte per square. No branch. */
+    const df_bb bits[4] = {b->piece[DF_KNIGHT] | b->piece[DF_ROOK] | b->piece[DF_KING],
+                           b->piece[DF_BISHOP] | b->piece[DF_ROOK],
+                           b->piece[DF_QUEEN] | b->piece[DF_KING], b->color[DF_BLACK]};
+    for (int r = 0; r < 8; r++) {
+        uint64_t cls = 0;
+        for (int i = 0; i < 4; i++) cls |= tb->spread[bits[i] >> (8 * r) & 255] << i;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        cls = __builtin_bswap64(cls);
+#endif
+        memcpy(pos->cls + 8 * r, &cls, sizeof cls);
     }
-    const unsigned r = (unsigned)__builtin_ctzll(*w);
-    *w &= *w - 1;
-    return r;
+    for (int c = 0; c < DF_COLORS; c++)
+        pos->x[c] = (c ? 56u : 0u) | (df_file_of(df_board_king(b, (df_color)c)) >= 4 ? 7u : 0u);
+    pos->occ = df_board_occupied(b);
 }
 
-/* The most (attacker, target) pairs a board of disjoint sets has: 64 attackers, 8 kept
- * targets each. */
-enum { NN_PAIRS_MAX = 64 * 8 };
-
-/* A position's threats for both perspectives (offset included), each row's part in order:
- * white's (white attackers first) in white; black's own attackers' in black[1], its white
- * attackers' in black[0]. */
-typedef struct nn_threat_lists {
-    int32_t white[NN_PAIRS_MAX], black[DF_COLORS][NN_PAIRS_MAX];
-    size_t count[DF_COLORS], black_count[DF_COLORS];
-} nn_threat_lists;
-
-/* Puts index in order into row[start .. n), which grows forward; returns the new n. */
-NN_INLINE size_t nn_insert(int32_t *row, size_t start, size_t n, int32_t index)
-{
-    size_t i = n;
-    for (; i > start && row[i - 1] > index; i--) row[i] = row[i - 1];
-    row[i] = index;
-    return n + 1;
-}
-
-/* Puts index in order into block[lo .. end), which grows backward; returns the new lo. */
-NN_INLINE size_t nn_insert_back(int32_t *block, size_t lo, size_t end, int32_t index)
-{
-    size_t i = lo - 1;
-    for (; i + 1 < end && block[i + 1] < index; i++) block[i] = block[i + 1];
-    block[i] = index;
-    return lo - 1;
-}
-
-/* The threats of the attackers (colour c, type t, a constant) among pieces on the pieces in
- * kept, each pair giving both perspectives' index: perspective q sees the attacker as
- * relative colour c ^ q on s ^ x[q]. Two pieces of one type count once, from the higher
- * turned square. Attackers come by square, their targets by square: nearly in white's order
- * (its turn keeps the ranks), nearly the reverse of black's (it flips them), so white's block
- * is built forward and black's backward, each kept in order by insertion. */
-NN_INLINE void nn_attackers(nn_threat_lists *l, df_bb pieces, int c, int t, df_bb kept, df_bb occ,
-                            const uint8_t cls[64], const unsigned x[DF_COLORS], int32_t offset,
-                            const df__nnue_tables *tb, const df__sliders sl)
+/* The threats of the attacker (colour c, type t, a constant) on s whose attack set, met with
+ * the pieces its type keeps, is a: for each target by square, perspective p's index into its
+ * block of colour c ^ p, the same-type pair only from the higher turned square. */
+NN_INLINE void nn_attacker(nn_rows *r, int c, int t, unsigned s, df_bb a, const nn_pos *pos,
+                           int32_t offset, const df__nnue_tables *tb)
 {
     const int32_t *const group = tb->group[t];
-    int32_t back[NN_PAIRS_MAX];
-    size_t n0 = l->count[0], lo = NN_PAIRS_MAX;
-    const size_t start0 = n0;
+    const unsigned f0 = s ^ pos->x[0], f1 = s ^ pos->x[1];
+    const df_bb reach0 = tb->reach[t][c][f0], reach1 = tb->reach[t][c ^ 1][f1];
+    const int32_t base0 = offset + tb->from_base[t][c][f0],
+                  base1 = offset + tb->from_base[t][c ^ 1][f1];
+    int32_t **const black = nn_black_end(r, c);
+    int32_t *w0 = r->end[0], *w1 = *black;
+    while (a) {
+        const unsigned to = df_pop_lsb(&a), k = pos->cls[to];
+        const unsigned t0 = to ^ pos->x[0], t1 = to ^ pos->x[1];
+        const bool same = (k & 7) == (unsigned)t;
+        nn_put(&w0, base0 + group[k] + df_popcount(reach0 & ((UINT64_C(1) << t0) - 1)),
+               !same || t0 < f0);
+        nn_put(&w1, base1 + group[k ^ 8] + df_popcount(reach1 & ((UINT64_C(1) << t1) - 1)),
+               !same || t1 < f1);
+    }
+    r->end[0] = w0;
+    *black = w1;
+}
+
+/* The pieces of colour c and type t (not pawns) with their attacks on kept. */
+NN_INLINE void nn_pieces(nn_rows *r, const df_board *b, int c, int t, df_bb kept, const nn_pos *pos,
+                         int32_t offset, const df__nnue_tables *tb, const df__sliders sl)
+{
+    df_bb pieces = b->color[c] & b->piece[t];
     while (pieces) {
         const df_square s = df_pop_lsb(&pieces);
-        df_bb a = t == DF_PAWN     ? df_pawn_table[c][s]
-                  : t == DF_KNIGHT ? df_knight_table[s]
-                  : t == DF_BISHOP ? mg_bishop(s, occ, sl)
-                  : t == DF_ROOK   ? mg_rook(s, occ, sl)
-                                   : mg_bishop(s, occ, sl) | mg_rook(s, occ, sl);
-        a &= kept;
-        if (!a) continue;
-        const unsigned f0 = s ^ x[0], f1 = s ^ x[1];
-        const df_bb reach0 = tb->reach[t][c][f0], reach1 = tb->reach[t][c ^ 1][f1];
-        const int32_t base0 = offset + tb->from_base[t][c][f0],
-                      base1 = offset + tb->from_base[t][c ^ 1][f1];
-        while (a) {
-            const unsigned to = df_pop_lsb(&a), k = cls[to], t0 = to ^ x[0], t1 = to ^ x[1];
-            const bool same = t != DF_PAWN && (k & 7) == (unsigned)t;
-            if (!same || t0 < f0)
-                n0 = nn_insert(l->white, start0, n0,
-                               base0 + group[k] + df_popcount(reach0 & ((UINT64_C(1) << t0) - 1)));
-            if (!same || t1 < f1)
-                lo = nn_insert_back(back, lo, NN_PAIRS_MAX,
-                                    base1 + group[k ^ 8] +
-                                        df_popcount(reach1 & ((UINT64_C(1) << t1) - 1)));
-        }
+        const df_bb a = t == DF_KNIGHT   ? df_knight_table[s]
+                        : t == DF_BISHOP ? mg_bishop(s, pos->occ, sl)
+                        : t == DF_ROOK   ? mg_rook(s, pos->occ, sl)
+                                         : mg_bishop(s, pos->occ, sl) | mg_rook(s, pos->occ, sl);
+        nn_attacker(r, c, t, s, a & kept, pos, offset, tb);
     }
-    l->count[0] = n0;
-    const size_t count = NN_PAIRS_MAX - lo;
-    memcpy(l->black[c] + l->black_count[c], back + lo, count * sizeof *back);
-    l->black_count[c] += count;
 }
 
-/* The threats of b (disjoint sets) for the turns x[0] (white) and x[1] (black), offset by
- * offset: attackers by colour and type (pawns set-wise, only those that capture something
- * kept). */
-NN_INLINE void nn_threat_lists_of(nn_threat_lists *l, const df_board *b,
-                                  const unsigned x[DF_COLORS], int32_t offset,
-                                  const df__nnue_tables *tb, const df__sliders sl)
+/* Full_Threats of both perspectives (offset included). */
+NN_INLINE void nn_threats(nn_rows *r, const df_board *b, const nn_pos *pos, int32_t offset,
+                          const df__nnue_tables *tb, const df__sliders sl)
 {
-    uint8_t cls[64]; /* the class (colour * 8 + type) of each target */
-    for (int c = 0; c < DF_COLORS; c++)
-        for (int t = 0; t < DF__NNUE_ATTACKERS; t++) {
-            df_bb pieces = b->color[c] & b->piece[t];
-            while (pieces) cls[df_pop_lsb(&pieces)] = (uint8_t)(8 * c + t);
-        }
-    const df_bb occ = df_board_occupied(b);
     /* The pieces each attacker type keeps as targets (df__nnue_kept). */
     const df_bb n_r = b->piece[DF_KNIGHT] | b->piece[DF_ROOK];
-    const df_bb all = occ & ~b->piece[DF_KING], no_queen = all & ~b->piece[DF_QUEEN];
-    l->count[0] = l->black_count[0] = l->black_count[1] = 0;
+    const df_bb all = pos->occ & ~b->piece[DF_KING], no_queen = all & ~b->piece[DF_QUEEN];
     for (int c = 0; c < DF_COLORS; c++) {
-        const df_bb own = b->color[c];
-        const df_bb pawns = df_pawns_able_to_capture(own & b->piece[DF_PAWN], n_r, (df_color)c);
-        nn_attackers(l, pawns, c, DF_PAWN, n_r, occ, cls, x, offset, tb, sl);
-        nn_attackers(l, own & b->piece[DF_KNIGHT], c, DF_KNIGHT, all, occ, cls, x, offset, tb, sl);
-        nn_attackers(l, own & b->piece[DF_BISHOP], c, DF_BISHOP, no_queen, occ, cls, x, offset, tb,
-                     sl);
-        nn_attackers(l, own & b->piece[DF_ROOK], c, DF_ROOK, no_queen, occ, cls, x, offset, tb, sl);
-        nn_attackers(l, own & b->piece[DF_QUEEN], c, DF_QUEEN, all, occ, cls, x, offset, tb, sl);
+        const df_color col = (df_color)c;
+        const df_bb pawns = b->color[c] & b->piece[DF_PAWN];
+        /* Captures by target, toward the h-file (+9) for white and the a-file (-9) for black
+         * first, then the other diagonal. */
+        const df_bb first = c ? df_pawn_west_attacks(pawns, col) : df_pawn_east_attacks(pawns, col);
+        const df_bb second =
+            c ? df_pawn_east_attacks(pawns, col) : df_pawn_west_attacks(pawns, col);
+        const int delta[2] = {c ? -9 : 9, c ? -7 : 7};
+        const df_bb hits[2] = {first & n_r, second & n_r};
+        for (int d = 0; d < 2; d++)
+            for (df_bb h = hits[d]; h;) {
+                const df_square to = df_pop_lsb(&h);
+                nn_attacker(r, c, DF_PAWN, (unsigned)((int)to - delta[d]), df_square_bb(to), pos,
+                            offset, tb);
+            }
+        nn_pieces(r, b, c, DF_KNIGHT, all, pos, offset, tb, sl);
+        nn_pieces(r, b, c, DF_BISHOP, no_queen, pos, offset, tb, sl);
+        nn_pieces(r, b, c, DF_ROOK, no_queen, pos, offset, tb, sl);
+        nn_pieces(r, b, c, DF_QUEEN, all, pos, offset, tb, sl);
     }
-    l->count[1] = l->black_count[0] + l->black_count[1];
 }
 
-/* Full_Threats into both rows, in index order: attacker colour (the perspective's own
- * first), attacker type, the attacked piece's colour and type, from, to, each ascending in
- * the turned frame. */
-NN_INLINE void nn_threats(int32_t *const row[DF_COLORS], size_t n[DF_COLORS],
-                          const nn_threat_lists *l)
-{
-    memcpy(row[0] + n[0], l->white, l->count[0] * sizeof(int32_t));
-    n[0] += l->count[0];
-    memcpy(row[1] + n[1], l->black[1], l->black_count[1] * sizeof(int32_t));
-    memcpy(row[1] + n[1] + l->black_count[1], l->black[0], l->black_count[0] * sizeof(int32_t));
-    n[1] += l->count[1];
-}
-
-/* PP_3Wide: pawn ids 0..47 the perspective's (turned square - 8), 48..95 the enemy's; each
- * pair once as hi * (hi - 1) / 2 + lo, ascending by hi then lo. */
-NN_INLINE size_t nn_pawn_pairs(int32_t *out, size_t n, int32_t offset, const df_board *b,
-                               df_color persp, nn_turn turn)
+/* PP_3Wide of both perspectives: per colour each pawn by square, with each pawn beside it
+ * (files f-1 to f+1) below it, by square; pawn ids 48 * relative colour + turned square - 8,
+ * each pair hi * (hi - 1) / 2 + lo. Pawns on ranks 1 and 8 (no game has them) count not. */
+NN_INLINE void nn_pawn_pairs(nn_rows *r, const df_board *b, const nn_pos *pos, int32_t offset)
 {
     static const df_bb near[8] = {DF_FILE_A * 3,      DF_FILE_A * 7,      DF_FILE_A * 7 << 1,
                                   DF_FILE_A * 7 << 2, DF_FILE_A * 7 << 3, DF_FILE_A * 7 << 4,
                                   DF_FILE_A * 7 << 5, DF_FILE_A * 3 << 6};
     const df_bb ranks = ~(DF_RANK_1 | DF_RANK_8);
-    const df_bb own = b->color[persp] & b->piece[DF_PAWN] & ranks;
-    const df_bb enemy = b->color[persp ^ 1] & b->piece[DF_PAWN] & ranks;
+    const df_bb pawns = b->piece[DF_PAWN] & ranks;
+    const df_bb white = b->color[DF_WHITE];
+    const int x0 = (int)pos->x[0], x1 = (int)pos->x[1];
     for (int c = 0; c < DF_COLORS; c++) {
-        df_bb w = nn_walk(c ? enemy : own, turn);
-        while (w) {
-            const unsigned s = nn_next(&w, turn);
-            const df_bb mates = near[(s ^ turn.x) & 7];
-            const int32_t hi = 48 * c + (int32_t)s - 8, base = offset + hi * (hi - 1) / 2 - 8;
-            /* The perspective's pawns (below an own pawn only), then the enemy's below. */
-            df_bb m = nn_walk(mates & own, turn);
-            while (m) {
-                const unsigned t = nn_next(&m, turn);
-                if (!c && t >= s) break;
-                out[n++] = base + (int32_t)t;
-            }
-            m = c ? nn_walk(mates & enemy, turn) : 0;
-            while (m) {
-                const unsigned t = nn_next(&m, turn);
-                if (t >= s) break;
-                out[n++] = base + 48 + (int32_t)t;
+        int32_t **const black = nn_black_end(r, c);
+        int32_t *w0 = r->end[0], *w1 = *black;
+        for (df_bb from = pawns & b->color[c]; from;) {
+            const int s = df_pop_lsb(&from);
+            /* The ids of the pawn on s for each perspective. */
+            const int a0 = 48 * c + (s ^ x0) - 8, a1 = 48 * (c ^ 1) + (s ^ x1) - 8;
+            for (df_bb m = pawns & near[s & 7] & ((UINT64_C(1) << s) - 1); m;) {
+                const int t = df_pop_lsb(&m), tc = !((white >> t) & 1);
+                const int b0 = 48 * tc + (t ^ x0) - 8, b1 = 48 * (tc ^ 1) + (t ^ x1) - 8;
+                const int hi0 = a0 > b0 ? a0 : b0, lo0 = a0 + b0 - hi0;
+                const int hi1 = a1 > b1 ? a1 : b1, lo1 = a1 + b1 - hi1;
+                nn_put(&w0, offset + hi0 * (hi0 - 1) / 2 + lo0, true);
+                nn_put(&w1, offset + hi1 * (hi1 - 1) / 2 + lo1, true);
             }
         }
+        r->end[0] = w0;
+        *black = w1;
     }
-    return n;
 }
 
-/* HalfKAv2_hm: in its own frame (mirrored when the king is on files a-d), by plane then
- * square. */
-NN_INLINE size_t nn_halfka(int32_t *out, size_t n, int32_t offset, const df_board *b,
-                           df_color persp, nn_turn turn)
+/* HalfKAv2_hm of both perspectives: every piece by square, o(s) + 64 * plane + 768 * bucket
+ * with o(s) = s ^ x ^ 7 (the king on files e-h), the plane 2 * type + (not the
+ * perspective's colour), the bucket (7 - rank) * 4 + (7 - file) of o(king). */
+NN_INLINE void nn_halfka(nn_rows *r, const df_board *b, const nn_pos *pos, int32_t offset)
 {
-    const unsigned k = df_board_king(b, persp) ^ turn.x;
-    const int32_t bucket = (7 - (int32_t)(k >> 3)) * 4 + (7 - (int32_t)(k & 7));
-    for (int type = 0; type < DF_PIECE_TYPES; type++)
-        for (int rc = 0; rc < DF_COLORS; rc++) {
-            df_bb w = nn_walk(b->color[persp ^ rc] & b->piece[type], turn);
-            const int32_t base = offset + 64 * (2 * type + rc) + 768 * bucket;
-            while (w) out[n++] = base + (int32_t)nn_next(&w, turn);
-        }
-    return n;
-}
-
-/* The per-perspective parts once per turn, the turn a constant; by part and turn index
- * (x & 1 | x >> 4 & 2: mirrored, flipped). */
-#define NN_TURNS(X)      X(0) X(7) X(56) X(63)
-#define NN_TURN_INDEX(x) (((x)&1) | (((x) >> 4) & 2))
-typedef size_t (*nn_part_fn)(int32_t *out, size_t n, int32_t offset, const df_board *b,
-                             df_color persp);
-#define NN_PER_TURN(x)                                                                             \
-    static size_t nn_halfka_##x(int32_t *out, size_t n, int32_t offset, const df_board *b,         \
-                                df_color persp)                                                    \
-    {                                                                                              \
-        return nn_halfka(out, n, offset, b, persp, nn_turn_of(x));                                 \
-    }                                                                                              \
-    static size_t nn_pairs_##x(int32_t *out, size_t n, int32_t offset, const df_board *b,          \
-                               df_color persp)                                                     \
-    {                                                                                              \
-        return nn_pawn_pairs(out, n, offset, b, persp, nn_turn_of(x));                             \
+    int32_t base[DF_COLORS];
+    unsigned h[DF_COLORS];
+    for (int p = 0; p < DF_COLORS; p++) {
+        h[p] = pos->x[p] ^ 7;
+        const unsigned k = df_board_king(b, (df_color)p) ^ h[p];
+        base[p] = offset + 768 * ((7 - (int32_t)(k >> 3)) * 4 + (7 - (int32_t)(k & 7)));
     }
-NN_TURNS(NN_PER_TURN)
-#undef NN_PER_TURN
-#define NN_ENTRY(name, x) [NN_TURN_INDEX(x)] = name##_##x,
-#define NN_HALFKA(x)      NN_ENTRY(nn_halfka, x)
-#define NN_PAIRS(x)       NN_ENTRY(nn_pairs, x)
-static const nn_part_fn nn_halfka_by_turn[4] = {NN_TURNS(NN_HALFKA)};
-static const nn_part_fn nn_pairs_by_turn[4] = {NN_TURNS(NN_PAIRS)};
-#undef NN_HALFKA
-#undef NN_PAIRS
-#undef NN_ENTRY
+    for (df_bb w = pos->occ; w;) {
+        const unsigned s = df_pop_lsb(&w), k = pos->cls[s];
+        const int32_t plane = 64 * (int32_t)(2 * (k & 7)), colour = (int32_t)(k >> 3);
+        nn_put(&r->end[0], base[0] + plane + 64 * colour + (int32_t)(s ^ h[0]), true);
+        nn_put(&r->end[1], base[1] + plane + 64 * (colour ^ 1) + (int32_t)(s ^ h[1]), true);
+    }
+}
 
 static const int32_t nn_part_inputs[DF_NNUE_PARTS] = {
     DF__NNUE_HALFKA_INPUTS, DF__NNUE_THREAT_INPUTS, DF__NNUE_PAIRS_INPUTS};
 
-/* Where Full_Threats' indices start in set: the inputs of the parts before it. */
-NN_INLINE int32_t nn_threat_offset(const df_nnue_set *set)
-{
-    int32_t offset = 0;
-    for (int i = 0; i < set->count && set->parts[i] != DF_NNUE_FULL_THREATS; i++)
-        offset += nn_part_inputs[set->parts[i]];
-    return offset;
-}
-
-/* Whether a set has Full_Threats. */
-NN_INLINE bool nn_has_threats(const df_nnue_set *set)
-{
-    bool threats = false;
-    for (int i = 0; i < set->count; i++) threats |= set->parts[i] == DF_NNUE_FULL_THREATS;
-    return threats;
-}
-
-/* A position's turns: x[c] for perspective c (threats and pawn pairs put its king on files
- * a-d; HalfKAv2_hm turns the files the other way). */
-NN_INLINE void nn_turns(unsigned x[DF_COLORS], const df_board *b)
-{
-    for (int c = 0; c < DF_COLORS; c++)
-        x[c] = (c ? 56u : 0u) | (df_file_of(df_board_king(b, (df_color)c)) >= 4 ? 7u : 0u);
-}
-
-/* At most how many features a position of disjoint sets has in set (either perspective): its
- * pieces, its pawn pairs, its threats. */
-NN_INLINE size_t nn_bound(const df_board *b, const df_nnue_set *set, const nn_threat_lists *l)
-{
-    const size_t pawns = (size_t)df_popcount(b->piece[DF_PAWN] & ~(DF_RANK_1 | DF_RANK_8));
-    const size_t threats = l->count[0] > l->count[1] ? l->count[0] : l->count[1];
-    size_t total = 0;
-    for (int i = 0; i < set->count; i++)
-        total += set->parts[i] == DF_NNUE_HALFKAV2_HM ? (size_t)df_popcount(df_board_occupied(b))
-                 : set->parts[i] == DF_NNUE_PP_3WIDE  ? pawns * (pawns - (pawns > 0)) / 2
-                                                      : threats;
-    return total;
-}
-
-/* Both perspectives' features of b (disjoint sets) into row[0] and row[1], n[c] each. The
- * rows must hold the position's bound (nn_bound). */
-static void nn_rows(int32_t *const row[DF_COLORS], size_t n[DF_COLORS], const df_board *b,
-                    const df_nnue_set *set, const unsigned x[DF_COLORS], const nn_threat_lists *l)
+/* Both perspectives' rows of b into out[0] and out[1] (room each; NULL: not wanted), cut at
+ * room. Returns each perspective's count in n (none for a board nn_answerable refuses). */
+NN_INLINE void nn_position(int32_t *const out[DF_COLORS], size_t room, size_t n[DF_COLORS],
+                           const df_board *b, const df_nnue_set *set, const df__nnue_tables *tb,
+                           const df__sliders sl)
 {
     n[0] = n[1] = 0;
+    if (!nn_answerable(b)) return;
+    nn_pos pos;
+    nn_pos_of(&pos, b, tb);
+    nn_rows r;
+    r.end[0] = r.row[0];
+    r.end[1] = r.row[1];
     int32_t offset = 0;
     for (int i = 0; i < set->count; i++) {
         const int part = set->parts[i];
-        if (part == DF_NNUE_FULL_THREATS) nn_threats(row, n, l);
-        for (int c = 0; c < DF_COLORS && part != DF_NNUE_FULL_THREATS; c++) {
-            const unsigned turn = NN_TURN_INDEX(x[c]);
-            n[c] = part == DF_NNUE_HALFKAV2_HM
-                       ? nn_halfka_by_turn[turn ^ 1](row[c], n[c], offset, b, (df_color)c)
-                       : nn_pairs_by_turn[turn](row[c], n[c], offset, b, (df_color)c);
-        }
+        r.later_end = r.later;
+        if (part == DF_NNUE_FULL_THREATS)
+            nn_threats(&r, b, &pos, offset, tb, sl);
+        else if (part == DF_NNUE_PP_3WIDE)
+            nn_pawn_pairs(&r, b, &pos, offset);
+        else
+            nn_halfka(&r, b, &pos, offset);
+        const size_t later = (size_t)(r.later_end - r.later);
+        memcpy(r.end[1], r.later, later * sizeof(int32_t));
+        r.end[1] += later;
         offset += nn_part_inputs[part];
     }
-}
-
-/* Both perspectives' rows of b into out[0] and out[1] (room each; NULL: not wanted):
- * straight when both are wanted and the bound fits, else through scratch rows. Returns each
- * perspective's count in n (none for a board nn_answerable refuses). */
-NN_INLINE void nn_position(int32_t *const out[DF_COLORS], size_t room, size_t n[DF_COLORS],
-                           const df_board *b, const df_nnue_set *set, bool threats,
-                           nn_threat_lists *l, const df__nnue_tables *tb, const df__sliders sl)
-{
-    if (!nn_answerable(b)) {
-        n[0] = n[1] = 0;
-        return;
+    for (int p = 0; p < DF_COLORS; p++) {
+        n[p] = (size_t)(r.end[p] - r.row[p]);
+        if (out[p]) memcpy(out[p], r.row[p], (n[p] < room ? n[p] : room) * sizeof(int32_t));
     }
-    unsigned x[DF_COLORS];
-    nn_turns(x, b);
-    l->count[0] = l->count[1] = 0;
-    if (threats) nn_threat_lists_of(l, b, x, nn_threat_offset(set), tb, sl);
-    if (out[0] && out[1] && nn_bound(b, set, l) <= room) {
-        nn_rows(out, n, b, set, x, l);
-        return;
-    }
-    int32_t scratch[DF_COLORS][NN_SCRATCH];
-    int32_t *const rows[DF_COLORS] = {scratch[0], scratch[1]};
-    nn_rows(rows, n, b, set, x, l);
-    for (int c = 0; c < DF_COLORS; c++)
-        if (out[c]) memcpy(out[c], scratch[c], (n[c] < room ? n[c] : room) * sizeof(int32_t));
 }
 
 /* One position's features for persp (the per-position call). */
 NN_INLINE size_t nn_one(int32_t *out, size_t room, const df_board *b, df_color persp,
                         const df_nnue_set *set, const df__nnue_tables *tb, const df__sliders sl)
 {
-    nn_threat_lists l;
     size_t n[DF_COLORS];
-    /* Both are made (threats come in pairs); the other is not kept. */
+    /* Both are made (each walk gives both); the other is not kept. */
     int32_t *const rows[DF_COLORS] = {persp == DF_WHITE ? out : NULL,
                                       persp == DF_BLACK ? out : NULL};
-    nn_position(rows, room, n, b, set, nn_has_threats(set), &l, tb, sl);
+    nn_position(rows, room, n, b, set, tb, sl);
     return n[persp];
 }
 
@@ -373,13 +270,11 @@ NN_INLINE size_t nn_batch(int32_t *white, int32_t *black, size_t width, const df
                           size_t count, const df_nnue_set *set, const df__nnue_tables *tb,
                           const df__sliders sl)
 {
-    const bool threats = nn_has_threats(set);
-    nn_threat_lists l;
     size_t cut = 0;
     for (size_t i = 0; i < count; i++) {
         int32_t *const row[DF_COLORS] = {white + i * width, black + i * width};
         size_t n[DF_COLORS];
-        nn_position(row, width, n, &boards[i], set, threats, &l, tb, sl);
+        nn_position(row, width, n, &boards[i], set, tb, sl);
         for (int c = 0; c < DF_COLORS; c++)
             for (size_t j = n[c]; j < width; j++) row[c][j] = -1;
         cut += n[0] > width || n[1] > width;

@@ -50,6 +50,10 @@ static void df__tables_build(void)
             base += 2 * valid * offset;
         }
     assert(base == DF__NNUE_THREAT_INPUTS);
+    for (unsigned v = 0; v < 256; v++) {
+        tb->spread[v] = 0;
+        for (unsigned i = 0; i < 8; i++) tb->spread[v] |= (uint64_t)(v >> i & 1) << (8 * i);
+    }
 }
 
 const df__nnue_tables *df__nnue_tables_get(void)

@@ -36,6 +36,9 @@ typedef struct df__nnue_tables {
     /* (dc * numValid / 2 + slot) * total by the attacked piece's class 8 * dc + u; -1 for
      * the types not kept. */
     int32_t group[DF__NNUE_ATTACKERS][16];
+    /* Each byte value's bits spread to bytes: bit i to byte i (read little-endian, as a
+     * rank's eight squares). */
+    uint64_t spread[256];
 } df__nnue_tables;
 
 /* The tables, built on the first call (thread-safe, once). */
