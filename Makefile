@@ -126,10 +126,9 @@ python-asan-install:
 	rm -rf python/build
 
 # The same with clang's sanitizers (they differ from GCC's in what they catch and in how a
-# program detects them); the emulated backends (SIMDe's portable code) and the program's
-# tests (label cli: minutes under the instrumentation, their library code run by the unit
-# tests here too) only under GCC's. The
-# build is also test-fuzz's (the libFuzzer targets and their coverage instrumentation): one
+# program detects them), on the native backends as test-asan (CMakePresets.json); the
+# program's tests (label cli: minutes under the instrumentation, their library code run by
+# the unit tests here too) only under GCC's. The build is also test-fuzz's (the libFuzzer targets and their coverage instrumentation): one
 # clang build serves both, though the tests run longer under the instrumentation.
 FUZZ_TREE := build/asan-clang/tests
 test-asan-clang:

@@ -10,7 +10,9 @@
 #include "nnue/mt19937_64.h"
 #include "splitmix64.h"
 
+#if DFT_EMULATED
 extern const df__backend df__backend_avx2emu, df__backend_avx512emu;
+#endif
 
 uint64_t dft_seed = UINT64_C(0x5eed0f0d1f111e5);
 static uint64_t dft_state;
@@ -133,8 +135,13 @@ static void dft_list_backends(void)
     if (dft_nall) return;
     size_t n;
     const df__backend *const *registry = df__backend_registry(&n);
+#if DFT_EMULATED
     static const df__backend *const emulated[] = {&df__backend_avx2emu, &df__backend_avx512emu};
     const size_t nemulated = sizeof emulated / sizeof emulated[0];
+#else
+    static const df__backend *const emulated[1] = {NULL};
+    const size_t nemulated = 0; /* the asan and tsan presets build none (tests/CMakeLists.txt) */
+#endif
     dft_all = malloc((n + nemulated) * sizeof *dft_all);
     if (!dft_all) abort();
     for (size_t i = 0; i < n; i++)
