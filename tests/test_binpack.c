@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "dft.h"
@@ -943,7 +942,9 @@ static void test_binpack_hostile(void **state)
 }
 
 /* A chunk whose size (the cap, 100 MiB) runs past a file of a few bytes: an error, and no more
- * memory than the bytes there need (checked under an address-space limit well below the claim;
+ * memory than the bytes there need (checked under an address-space limit well below the claim,
+ * the soft limit lowered for the read and put back: a forked child's would do, but a child
+ * forked under Debian 12's qemu-user hangs, so the aarch64 run could not have this file;
  * sanitizers reserve address space of their own, so they run it without the limit). */
 static void test_binpack_claim_not_believed(void **state)
 {
@@ -952,36 +953,47 @@ static void test_binpack_claim_not_believed(void **state)
     put_header(&file, "BINP", DF_BINPACK_CHUNK_MAX);
     const unsigned char junk[20] = {0}; /* fewer bytes than a stem */
     mem_put(&file, junk, sizeof junk);
-    const pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
+    struct rlimit old;
+    assert_int_equal(0, getrlimit(RLIMIT_AS, &old));
 #ifndef DFT_SANITIZED
-        long pages = 0;
-        FILE *f = fopen("/proc/self/statm", "r");
-        if (f && fscanf(f, "%ld", &pages) == 1) {
-            const rlim_t limit = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (48u << 20);
-            const struct rlimit lim = {limit, limit};
-            setrlimit(RLIMIT_AS, &lim);
-        }
-        if (f) fclose(f);
+    long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    assert_non_null(f);
+    assert_int_equal(1, fscanf(f, "%ld", &pages));
+    fclose(f);
+    const rlim_t limit = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (48u << 20);
+    if (limit < old.rlim_cur) {
+        const struct rlimit lim = {limit, old.rlim_max};
+        assert_int_equal(0, setrlimit(RLIMIT_AS, &lim));
+        /* The limit bites: a reader that believed the claim could not have its buffer. Not
+         * under qemu-user, whose guest maps come from space it reserved before the limit. */
+        void *claim = malloc(DF_BINPACK_CHUNK_MAX);
+        const bool refused = claim == NULL;
+        free(claim);
+#if defined(__x86_64__)
+        assert_true(refused);
+#else
+        if (!refused)
+            print_message("the address-space limit does not bind here: only the error "
+                          "is checked\n");
 #endif
-        source s = {file.p, file.len, 0, 0, (size_t)-1};
-        df_nnue_reader *r = df_nnue_reader_from_function(DF_NNUE_BINPACK, source_read, &s);
-        df_nnue_entry e;
-        df_nnue_error err;
-        int errors = 0, truncated = 0;
-        df_nnue_next got;
-        while (r && (got = df_nnue_read_next(r, &e, &err)) != DF_NNUE_END) {
-            errors += got == DF_NNUE_ERROR;
-            truncated += got == DF_NNUE_ERROR && err.kind == DF_NNUE_ERR_TRUNCATED;
-        }
-        df_nnue_reader_free(r);
-        _exit(r && errors == 1 && truncated == 1 ? 0 : 1);
     }
-    int st;
-    waitpid(pid, &st, 0);
-    assert_true(WIFEXITED(st));
-    assert_int_equal(0, WEXITSTATUS(st));
+#endif
+    source s = {file.p, file.len, 0, 0, (size_t)-1};
+    df_nnue_reader *r = df_nnue_reader_from_function(DF_NNUE_BINPACK, source_read, &s);
+    df_nnue_entry e;
+    df_nnue_error err;
+    int errors = 0, truncated = 0;
+    df_nnue_next got;
+    while (r && (got = df_nnue_read_next(r, &e, &err)) != DF_NNUE_END) {
+        errors += got == DF_NNUE_ERROR;
+        truncated += got == DF_NNUE_ERROR && err.kind == DF_NNUE_ERR_TRUNCATED;
+    }
+    df_nnue_reader_free(r);
+    assert_int_equal(0, setrlimit(RLIMIT_AS, &old));
+    assert_non_null(r);
+    assert_int_equal(1, errors);
+    assert_int_equal(1, truncated);
     free(file.p);
 }
 
