@@ -158,7 +158,7 @@ static size_t ref_threats(int32_t *out, const df_board *b, int persp)
 }
 
 /* PP_3Wide in SPEC c.3's order: the perspective's colour first, each pawn by square with
- * every pawn on its file or the next ones below it, by square. */
+ * every pawn on its file or a neighbouring one below it, by square. */
 static size_t ref_pairs(int32_t *out, const df_board *b, int persp)
 {
     const int ksq = df_lsb(b->color[persp] & b->piece[DF_KING]);

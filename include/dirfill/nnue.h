@@ -48,7 +48,7 @@
  *   diagonal's; then knights, bishops, rooks and queens, each by square with its targets by
  *   square;
  * - PP_3Wide: the perspective's pawns, then the other side's, each by square with the pawns on
- *   its file and the next ones below it, by square.
+ *   its file or a neighbouring one below it, by square.
  *
  * The maximum counts are nnue-pytorch's row widths, enough for any position of a game; a
  * constructed one (many queens, more than 32 pieces) can have more features than a row holds.
