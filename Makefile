@@ -94,12 +94,12 @@ $(PYTHON_STAMP): $(PYTHON_SOURCES)
 	$(VENV)/bin/python -m pip install -q --no-build-isolation --no-deps --force-reinstall ./python
 	touch $@
 
-# pytest, one process, runs beside CTest (its output shown after CTest's) rather than after it:
-# the second CPU works while it runs.
+# pytest, one process, runs beside the tests' build and CTest (its output shown after CTest's)
+# rather than after them: it needs only the extension, and the CPUs stay busy while it runs.
 test-asan: python-asan-install
-	cmake --build --preset asan -j $(JOBS)
 	{ $(ASAN_PYTEST) >build/asan/pytest.log 2>&1; echo $$? >build/asan/pytest.status; } & \
-	  ctest --preset asan -j $(JOBS); status=$$?; wait; cat build/asan/pytest.log; \
+	  cmake --build --preset asan -j $(JOBS) && ctest --preset asan -j $(JOBS); status=$$?; \
+	  wait; cat build/asan/pytest.log; \
 	  [ $$status = 0 ] && [ "$$(cat build/asan/pytest.status)" = 0 ]
 
 # The Python package built with AddressSanitizer and UBSan in its own venv: the extension,
