@@ -11,8 +11,7 @@
  * - Full_Threats: per attacker colour, pawns set-wise (captures toward the h-file for white,
  *   the a-file for black, by target; then the other diagonal), then knights, bishops, rooks,
  *   queens, each by square, its targets by square: each piece's attack set (knights by
- *   leapers.h's table, sliders by the backend's eight-ray kernel) met with the pieces its
- *   type keeps;
+ *   leapers.h's table, sliders by per-ray bit scans) met with the pieces its type keeps;
  * - PP_3Wide: per colour, each pawn by square with the pawns beside it below it, by square;
  * - HalfKAv2_hm: every piece by square, one block. */
 #include <string.h>
@@ -282,9 +281,10 @@ NN_INLINE size_t nn_batch(int32_t *white, int32_t *black, size_t width, const df
     return cut;
 }
 
-/* The sliders by the rays method (the backend's eight-ray kernel, no tables) whatever method
- * the move generator uses: over a stream of unrelated positions the lookup tables' loads miss
- * the cache (docs/performance.md, "Which lookup method each path uses"). The set must be valid
+/* The sliders by the rays method (per-ray bit scans, square_attacks.h: no tables) whatever
+ * method the move generator uses: over a stream of unrelated positions the lookup tables'
+ * loads miss the cache (docs/performance.md, "Which lookup method each path uses"); the
+ * backend's eight-ray vector kernel was no faster here either. The set must be valid
  * (nnue/features.c checks it). */
 static size_t k_nnue_features(int32_t *out, size_t room, const df_board *b, df_color persp,
                               const df_nnue_set *set)
