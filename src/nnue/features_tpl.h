@@ -165,29 +165,31 @@ NN_INLINE void nn_threats(nn_rows *r, const df_board *b, const nn_pos *pos, int3
 /* PP_3Wide of both perspectives: per colour each pawn by square, with each pawn beside it
  * (files f-1 to f+1) below it, by square; pawn ids 48 * relative colour + turned square - 8,
  * each pair hi * (hi - 1) / 2 + lo. Pawns on ranks 1 and 8 (no game has them) count not. */
-NN_INLINE void nn_pawn_pairs(nn_rows *r, const df_board *b, const nn_pos *pos, int32_t offset)
+NN_INLINE void nn_pawn_pairs(nn_rows *r, const df_board *b, const nn_pos *pos, int32_t offset,
+                             const df__nnue_tables *tb)
 {
     static const df_bb near[8] = {DF_FILE_A * 3,      DF_FILE_A * 7,      DF_FILE_A * 7 << 1,
                                   DF_FILE_A * 7 << 2, DF_FILE_A * 7 << 3, DF_FILE_A * 7 << 4,
                                   DF_FILE_A * 7 << 5, DF_FILE_A * 3 << 6};
     const df_bb ranks = ~(DF_RANK_1 | DF_RANK_8);
     const df_bb pawns = b->piece[DF_PAWN] & ranks;
-    const df_bb white = b->color[DF_WHITE];
-    const int x0 = (int)pos->x[0], x1 = (int)pos->x[1];
+    /* Each pawn's id for each perspective, by square. */
+    uint8_t id[DF_COLORS][64];
+    for (df_bb w = pawns; w;) {
+        const unsigned s = (unsigned)df_pop_lsb(&w), black = !((b->color[DF_WHITE] >> s) & 1);
+        for (int p = 0; p < DF_COLORS; p++)
+            id[p][s] = (uint8_t)(48 * (black ^ (unsigned)p) + (s ^ pos->x[p]) - 8);
+    }
     for (int c = 0; c < DF_COLORS; c++) {
         int32_t **const black = nn_black_end(r, c);
         int32_t *w0 = r->end[0], *w1 = *black;
         for (df_bb from = pawns & b->color[c]; from;) {
             const int s = df_pop_lsb(&from);
-            /* The ids of the pawn on s for each perspective. */
-            const int a0 = 48 * c + (s ^ x0) - 8, a1 = 48 * (c ^ 1) + (s ^ x1) - 8;
+            const int16_t *const pair0 = tb->pair[id[0][s]], *const pair1 = tb->pair[id[1][s]];
             for (df_bb m = pawns & near[s & 7] & ((UINT64_C(1) << s) - 1); m;) {
-                const int t = df_pop_lsb(&m), tc = !((white >> t) & 1);
-                const int b0 = 48 * tc + (t ^ x0) - 8, b1 = 48 * (tc ^ 1) + (t ^ x1) - 8;
-                const int hi0 = a0 > b0 ? a0 : b0, lo0 = a0 + b0 - hi0;
-                const int hi1 = a1 > b1 ? a1 : b1, lo1 = a1 + b1 - hi1;
-                nn_put(&w0, offset + hi0 * (hi0 - 1) / 2 + lo0, true);
-                nn_put(&w1, offset + hi1 * (hi1 - 1) / 2 + lo1, true);
+                const int t = df_pop_lsb(&m);
+                *w0++ = offset + pair0[id[0][t]];
+                *w1++ = offset + pair1[id[1][t]];
             }
         }
         r->end[0] = w0;
@@ -207,12 +209,18 @@ NN_INLINE void nn_halfka(nn_rows *r, const df_board *b, const nn_pos *pos, int32
         const unsigned k = df_board_king(b, (df_color)p) ^ h[p];
         base[p] = offset + 768 * ((7 - (int32_t)(k >> 3)) * 4 + (7 - (int32_t)(k & 7)));
     }
+    /* Each class's plane offset for each perspective. */
+    int32_t plane[DF_COLORS][16];
+    for (int p = 0; p < DF_COLORS; p++)
+        for (int k = 0; k < 16; k++) plane[p][k] = base[p] + 64 * (2 * (k & 7) + ((k >> 3) ^ p));
+    int32_t *w0 = r->end[0], *w1 = r->end[1];
     for (df_bb w = pos->occ; w;) {
         const unsigned s = df_pop_lsb(&w), k = pos->cls[s];
-        const int32_t plane = 64 * (int32_t)(2 * (k & 7)), colour = (int32_t)(k >> 3);
-        nn_put(&r->end[0], base[0] + plane + 64 * colour + (int32_t)(s ^ h[0]), true);
-        nn_put(&r->end[1], base[1] + plane + 64 * (colour ^ 1) + (int32_t)(s ^ h[1]), true);
+        *w0++ = plane[0][k] + (int32_t)(s ^ h[0]);
+        *w1++ = plane[1][k] + (int32_t)(s ^ h[1]);
     }
+    r->end[0] = w0;
+    r->end[1] = w1;
 }
 
 static const int32_t nn_part_inputs[DF_NNUE_PARTS] = {
@@ -238,7 +246,7 @@ NN_INLINE void nn_position(int32_t *const out[DF_COLORS], size_t room, size_t n[
         if (part == DF_NNUE_FULL_THREATS)
             nn_threats(&r, b, &pos, offset, tb, sl);
         else if (part == DF_NNUE_PP_3WIDE)
-            nn_pawn_pairs(&r, b, &pos, offset);
+            nn_pawn_pairs(&r, b, &pos, offset, tb);
         else
             nn_halfka(&r, b, &pos, offset);
         const size_t later = (size_t)(r.later_end - r.later);

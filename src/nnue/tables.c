@@ -54,6 +54,11 @@ static void df__tables_build(void)
         tb->spread[v] = 0;
         for (unsigned i = 0; i < 8; i++) tb->spread[v] |= (uint64_t)(v >> i & 1) << (8 * i);
     }
+    for (int a = 0; a < 96; a++)
+        for (int b = 0; b < 96; b++) {
+            const int hi = a > b ? a : b, lo = a > b ? b : a;
+            tb->pair[a][b] = (int16_t)(hi * (hi - 1) / 2 + lo);
+        }
 }
 
 const df__nnue_tables *df__nnue_tables_get(void)

@@ -39,6 +39,8 @@ typedef struct df__nnue_tables {
     /* Each byte value's bits spread to bytes: bit i to byte i (read little-endian, as a
      * rank's eight squares). */
     uint64_t spread[256];
+    /* PP_3Wide: the pair of pawn ids a and b (0..95, a != b), hi * (hi - 1) / 2 + lo. */
+    int16_t pair[96][96];
 } df__nnue_tables;
 
 /* The tables, built on the first call (thread-safe, once). */
