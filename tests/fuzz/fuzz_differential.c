@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: bitboards and boards made from the input bytes go through every backend
  * this machine runs (scalar, avx2, avx512, and the SIMDe-emulated builds of the vector
- * sources) and the square-by-square reference; any disagreement aborts. */
+ * sources where the build has them: the sanitizer presets do not) and the square-by-square
+ * reference; any disagreement aborts. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

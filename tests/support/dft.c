@@ -140,7 +140,7 @@ static void dft_list_backends(void)
     const size_t nemulated = sizeof emulated / sizeof emulated[0];
 #else
     static const df__backend *const emulated[1] = {NULL};
-    const size_t nemulated = 0; /* the asan and tsan presets build none (tests/CMakeLists.txt) */
+    const size_t nemulated = 0; /* the sanitizer presets build none (tests/CMakeLists.txt) */
 #endif
     dft_all = malloc((n + nemulated) * sizeof *dft_all);
     if (!dft_all) abort();
