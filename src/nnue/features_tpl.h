@@ -144,11 +144,11 @@ NN_INLINE void nn_threats(nn_rows *r, const df_board *b, const nn_pos *pos, int3
         const df_bb pawns = b->color[c] & b->piece[DF_PAWN];
         /* Captures by target, toward the h-file (+9) for white and the a-file (-9) for black
          * first, then the other diagonal. */
-        const df_bb first = c ? df_pawn_west_attacks(pawns, col) : df_pawn_east_attacks(pawns, col);
-        const df_bb second =
-            c ? df_pawn_east_attacks(pawns, col) : df_pawn_west_attacks(pawns, col);
-        const int delta[2] = {c ? -9 : 9, c ? -7 : 7};
-        const df_bb hits[2] = {first & n_r, second & n_r};
+        const df_bb east = df_pawn_east_attacks(pawns, col) & n_r,
+                    west = df_pawn_west_attacks(pawns, col) & n_r;
+        const df_bb hits[2] = {c ? west : east, c ? east : west};
+        const int delta[2] = {c ? df_pawn_west_delta(col) : df_pawn_east_delta(col),
+                              c ? df_pawn_east_delta(col) : df_pawn_west_delta(col)};
         for (int d = 0; d < 2; d++)
             for (df_bb h = hits[d]; h;) {
                 const df_square to = df_pop_lsb(&h);
@@ -164,7 +164,7 @@ NN_INLINE void nn_threats(nn_rows *r, const df_board *b, const nn_pos *pos, int3
 
 /* PP_3Wide of both perspectives: per colour each pawn by square, with each pawn beside it
  * (files f-1 to f+1) below it, by square; pawn ids 48 * relative colour + turned square - 8,
- * each pair hi * (hi - 1) / 2 + lo. Pawns on ranks 1 and 8 (no game has them) count not. */
+ * each pair's index tb->pair's. Pawns on ranks 1 and 8 (no game has them) count not. */
 NN_INLINE void nn_pawn_pairs(nn_rows *r, const df_board *b, const nn_pos *pos, int32_t offset,
                              const df__nnue_tables *tb)
 {
