@@ -277,10 +277,14 @@ static inline bits_in bits_at(const unsigned char *text, size_t bytes, uint64_t 
 {
     const size_t byte = (size_t)(bit >> 3);
     uint64_t w = 0;
-    if (bytes - byte >= 8)
-        for (int i = 0; i < 8; i++) w = w << 8 | text[byte + i];
-    else
+    if (bytes - byte >= 8) {
+        memcpy(&w, text + byte, sizeof w);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        w = __builtin_bswap64(w);
+#endif
+    } else {
         for (size_t i = 0; i < 8; i++) w = w << 8 | (byte + i < bytes ? text[byte + i] : 0u);
+    }
     return (bits_in){w << (bit & 7), (uint64_t)bytes * 8 - bit, 0};
 }
 
@@ -366,16 +370,24 @@ static df_nnue_next read_item(df__binpack_state *bp, df_nnue_error *err)
         df_move_to_uci(uci, b, m);
         ITEM_FAIL(DF_NNUE_ERR_ILLEGAL, "move %s is not legal in %s", uci, fen);
     }
-    /* The score: 4-bit groups, least significant first, each after its continuation flag. */
-    unsigned delta = 0;
-    for (unsigned g = 0;; g++) {
-        unsigned group;
-        if (!get_bits(&in, DF__SCORE_BLOCK + 1, &group)) return ran_out(bp, err, first);
-        if (g == DF__SCORE_GROUPS_MAX)
-            ITEM_FAIL(DF_NNUE_ERR_MOVETEXT, "a score code longer than 16 bits");
+    /* The score: 4-bit groups, least significant first, each after its continuation flag. All
+     * four are taken from the window at once, then as many kept as the flags say: no loop,
+     * whose trip count changes from item to item. A fifth group (a set fourth flag) is read
+     * before it is refused, as a loop would. */
+    unsigned flags = 0, delta = 0;
+    for (unsigned g = 0; g < DF__SCORE_GROUPS_MAX; g++) {
+        const unsigned group = (unsigned)(in.window >> (64 - (DF__SCORE_BLOCK + 1) * (g + 1))) &
+                               ((1u << (DF__SCORE_BLOCK + 1)) - 1);
+        flags |= (group >> DF__SCORE_BLOCK) << g;
         delta |= (group & 15u) << (DF__SCORE_BLOCK * g);
-        if (!(group >> DF__SCORE_BLOCK)) break;
     }
+    /* The groups read: one, and one more for each flag of an unbroken run of set flags. */
+    const unsigned groups = 1 + (unsigned)__builtin_ctz(~flags);
+    if (in.used + (DF__SCORE_BLOCK + 1) * groups > in.avail) return ran_out(bp, err, first);
+    if (groups > DF__SCORE_GROUPS_MAX)
+        ITEM_FAIL(DF_NNUE_ERR_MOVETEXT, "a score code longer than 16 bits");
+    delta &= (1u << (DF__SCORE_BLOCK * groups)) - 1;
+    in.used += (DF__SCORE_BLOCK + 1) * groups;
 #undef ITEM_FAIL
     bp->move = m;
     bp->score =

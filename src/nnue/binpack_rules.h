@@ -82,11 +82,31 @@ static inline df_bb df__bp_piece_targets(const df_board *b, df_square from, df_p
     return reach & ~b->color[us];
 }
 
-/* The n-th (from 0) set square of s, which has more than n. */
+/* How many bytes of counts (each at most 64) are at most n (at most 63): (0x80 + n) - count
+ * keeps its high bit exactly when count <= n, and borrows nothing from the next byte. */
+static inline unsigned df__bp_bytes_at_most(uint64_t counts, unsigned n)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones << 7;
+    const uint64_t at_most = ((((uint64_t)n * ones) | highs) - counts) & highs;
+    return (unsigned)((at_most >> 7) * ones >> 56);
+}
+
+/* The square of s's bit number n (lowest first, n below s's count): no loop, whose trip count
+ * changes from item to item and whose exit is mispredicted. The bit's byte is the number of
+ * bytes whose running count of bits is at most n; its place in the byte, likewise, from the
+ * running counts of the byte's bits spread one to a byte. */
 static inline df_square df__bp_nth(df_bb s, unsigned n)
 {
-    while (n--) s &= s - 1;
-    return df_lsb(s);
+    const uint64_t ones = UINT64_C(0x0101010101010101);
+    uint64_t c = s - ((s >> 1) & UINT64_C(0x5555555555555555));
+    c = (c & UINT64_C(0x3333333333333333)) + ((c >> 2) & UINT64_C(0x3333333333333333));
+    c = (c + (c >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    const uint64_t running = c * ones;
+    const unsigned byte = df__bp_bytes_at_most(running, n);
+    const unsigned before = (unsigned)(running << 8 >> (8 * byte)) & 255;
+    const uint64_t spread = (s >> (8 * byte) & 255) * ones & UINT64_C(0x8040201008040201);
+    const uint64_t bits = ((spread + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7 & ones) * ones;
+    return (df_square)(8 * byte + df__bp_bytes_at_most(bits, n - before));
 }
 
 /* The position's castling rights of us: how many (0-2), and whether the long one is held. */
