@@ -103,6 +103,26 @@ static df_status read_counts(df_pgn_source *src, unsigned threads, counts *out)
     return df_pgn_read_threaded(src, DF_PGN_STANDARD, NULL, usable_threads(threads), &sinks, NULL);
 }
 
+/* ---- a source that fails ---- */
+
+/* Memory served in reads of at most `piece` bytes up to `cut`, then an error. */
+typedef struct {
+    const char *text;
+    size_t cut, at, piece;
+} failing;
+
+static long failing_read(void *ctx, char *buf, size_t size)
+{
+    failing *f = ctx;
+    if (f->at == f->cut) return -1;
+    size_t n = f->cut - f->at;
+    if (n > size) n = size;
+    if (n > f->piece) n = f->piece;
+    memcpy(buf, f->text + f->at, n);
+    f->at += n;
+    return (long)n;
+}
+
 /* ---- interrupts ---- */
 
 typedef struct {
@@ -136,6 +156,43 @@ static void test_directory_refused_at_open(void **state)
     assert_null(src);
     assert_int_equal(DF_ERR_IO, df_pgn_source_open(&src, "/nonexistent/games.pgn"));
     assert_int_equal(ENOENT, errno);
+}
+
+/* A source that fails inside a game (a truncated .zst does): the games before it, and the one
+ * it cuts short as an error of its own, whatever the threads; nothing read is dropped. */
+static void test_error_inside_a_game_keeps_the_cut_game(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = games_text(&len);
+    const size_t one = sizeof GAMES - 1, whole = 2 * COPIES / 3; /* pairs of games before it */
+    const char *inside = strstr(text + whole * one, "2. Nf3");   /* the next game's movetext */
+    assert_non_null(inside);
+    const size_t pieces[] = {1000, 4096, 1 << 20};
+    for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++) {
+        df_pgn_stats stats[2];
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            failing f = {text, (size_t)(inside - text), 0, pieces[i]};
+            df_pgn_source *src = df_pgn_source_from_function(failing_read, &f);
+            assert_non_null(src);
+            counts got;
+            memset(&got, 0, sizeof got);
+            const df_pgn_sinks sinks = {
+                count_open, {NULL, NULL, count_end, NULL}, count_deliver, count_drop, &got};
+            df_pgn_stats *st = &stats[threads - 1];
+            assert_int_equal(DF_ERR_IO, df_pgn_read_threaded(src, DF_PGN_STANDARD, NULL,
+                                                             usable_threads(threads), &sinks, st));
+            df_pgn_source_close(src);
+            if (st->games != 2 * whole + 1 || st->errors != 1 || got.games != (long)st->games)
+                fail_msg("reads of %zu bytes, %u thread(s): %llu games (%ld seen), %llu errors; "
+                         "want %zu games, the last an error",
+                         pieces[i], threads, (unsigned long long)st->games, got.games,
+                         (unsigned long long)st->errors, 2 * whole + 1);
+        }
+        assert_int_equal(stats[0].plies, stats[1].plies);
+        assert_int_equal(stats[0].bytes, stats[1].bytes);
+    }
+    free(text);
 }
 
 static void test_fifo_read_as_its_bytes_come(void **state)
@@ -344,6 +401,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_directory_refused_at_open),
         cmocka_unit_test(test_fifo_read_as_its_bytes_come),
+        cmocka_unit_test(test_error_inside_a_game_keeps_the_cut_game),
         cmocka_unit_test(test_interrupt_reaches_a_waiting_read),
         cmocka_unit_test(test_interrupt_reaches_a_busy_read),
         cmocka_unit_test(test_interrupt_of_a_function_source),

@@ -420,11 +420,13 @@ static df_status df__serial(df_pgn_source *src, const df_pgn_sinks *sinks, df_pg
     size_t kept = 0; /* block[0, kept): read, not fed yet (the tail after the last piece) */
     while (status == DF_OK) {
         const long n = df_pgn_source_read(src, block + kept, DF__SERIAL_READ);
-        if (n < 0) status = DF_ERR_IO;
         if (n <= 0) {
-            if (status == DF_OK) status = df__serial_feed(&s, block, kept, true, NULL);
+            /* What was read before an error is read too, as the threads do: its games, and the
+             * one the error cuts short as an error of its own. */
+            status = df__serial_feed(&s, block, kept, true, NULL);
             const df_status f = df_pgn_finish(r, &s.v);
             if (status == DF_OK) status = f;
+            if (n < 0) status = DF_ERR_IO;
             break;
         }
         kept += (size_t)n;
