@@ -128,7 +128,8 @@ python-asan-install:
 # The same with clang's sanitizers (they differ from GCC's in what they catch and in how a
 # program detects them), on the native backends as test-asan (CMakePresets.json); the
 # program's tests (label cli: minutes under the instrumentation, their library code run by
-# the unit tests here too) only under GCC's. The build is also test-fuzz's (the libFuzzer targets and their coverage instrumentation): one
+# the unit tests here too) only under GCC's, and so is test_pgn_real (the real files, also read
+# under TSan; the PGN reader's code runs here in test_pgn and fuzz_pgn). The build is also test-fuzz's (the libFuzzer targets and their coverage instrumentation): one
 # clang build serves both, though the tests run longer under the instrumentation.
 FUZZ_TREE := build/asan-clang/tests
 test-asan-clang:
