@@ -190,7 +190,8 @@ docs:
 	(cat docs/Doxyfile; echo "PROJECT_NUMBER = $(VERSION)") | doxygen -
 	@echo "API reference: build/docs/html/index.html"
 
-# 64-bit ARM: cross build with Debian's gcc-aarch64-linux-gnu, tests under qemu-user.
+# 64-bit ARM: cross build with Debian's gcc-aarch64-linux-gnu, tests under qemu-user. The
+# docs checks (label docs) run nothing of the cross build: make test runs them.
 test-aarch64:
 	@dpkg --print-foreign-architectures | grep -q arm64 || { [ "$$(id -u)" = 0 ] && dpkg --add-architecture arm64; }
 	$(call ensure,$(BUILD_DEPS) gcc-aarch64-linux-gnu qemu-user libcmocka-dev:arm64 libzstd-dev:arm64 zlib1g-dev:arm64)
