@@ -41,25 +41,6 @@ static long mem_write(void *ctx, const char *buf, size_t n)
     return (long)n;
 }
 
-/* Bytes handed out piece bytes at a time (0: all that is asked), failing at fail_at. */
-typedef struct {
-    const unsigned char *p;
-    size_t len, pos, piece, fail_at;
-} source;
-
-static long source_read(void *ctx, char *buf, size_t n)
-{
-    source *s = ctx;
-    if (s->pos >= s->fail_at) return -1;
-    size_t k = s->len - s->pos;
-    if (k > n) k = n;
-    if (s->piece && k > s->piece) k = s->piece;
-    if (s->pos + k > s->fail_at) k = s->fail_at - s->pos;
-    memcpy(buf, s->p + s->pos, k);
-    s->pos += k;
-    return (long)k;
-}
-
 /* What a reader gave: entries and errors in order. */
 typedef struct {
     df_nnue_entry *entries;
@@ -75,8 +56,8 @@ static void readout_free(readout *r) { free(r->entries); }
 static readout read_share(df_nnue_format format, const void *data, size_t len, size_t piece,
                           uint32_t rank, uint32_t world)
 {
-    source s = {data, len, 0, piece, (size_t)-1};
-    df_nnue_reader *r = df_nnue_reader_from_function(format, source_read, &s);
+    dft_memory s = {data, len, 0, piece, (size_t)DFT_NEVER};
+    df_nnue_reader *r = df_nnue_reader_from_function(format, dft_memory_read, &s);
     assert_non_null(r);
     assert_int_equal(DF_OK, df_nnue_reader_set_share(r, rank, world));
     readout out = {0};
@@ -596,7 +577,8 @@ static void test_shares(void **state)
         free(all.p);
     }
     /* The arguments: world 0, rank beyond it, NULL. */
-    df_nnue_reader *r = df_nnue_reader_from_function(DF_NNUE_BIN, source_read, &(source){0});
+    df_nnue_reader *r =
+        df_nnue_reader_from_function(DF_NNUE_BIN, dft_memory_read, &(dft_memory){0});
     assert_int_equal(DF_ERR_ARGUMENT, df_nnue_reader_set_share(r, 0, 0));
     assert_int_equal(DF_ERR_ARGUMENT, df_nnue_reader_set_share(r, 2, 2));
     assert_int_equal(DF_ERR_ARGUMENT, df_nnue_reader_set_share(NULL, 0, 1));
@@ -979,8 +961,8 @@ static void test_binpack_claim_not_believed(void **state)
 #endif
     }
 #endif
-    source s = {file.p, file.len, 0, 0, (size_t)-1};
-    df_nnue_reader *r = df_nnue_reader_from_function(DF_NNUE_BINPACK, source_read, &s);
+    dft_memory s = {file.p, file.len, 0, 0, (size_t)DFT_NEVER};
+    df_nnue_reader *r = df_nnue_reader_from_function(DF_NNUE_BINPACK, dft_memory_read, &s);
     df_nnue_entry e;
     df_nnue_error err;
     int errors = 0, truncated = 0;
@@ -1005,8 +987,8 @@ static void test_read_error(void **state)
     size_t *ready = calloc(n, sizeof *ready);
     mem file = ref_encode(generated.e, n, ready);
     const size_t cut = file.len / 2;
-    source s = {file.p, file.len, 0, 3, cut};
-    df_nnue_reader *r = df_nnue_reader_from_function(DF_NNUE_BINPACK, source_read, &s);
+    dft_memory s = {file.p, file.len, 0, 3, cut};
+    df_nnue_reader *r = df_nnue_reader_from_function(DF_NNUE_BINPACK, dft_memory_read, &s);
     df_nnue_entry e;
     df_nnue_error err;
     size_t entries_read = 0, want = 0;

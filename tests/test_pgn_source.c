@@ -103,26 +103,6 @@ static df_status read_counts(df_pgn_source *src, unsigned threads, counts *out)
     return df_pgn_read_threaded(src, DF_PGN_STANDARD, NULL, usable_threads(threads), &sinks, NULL);
 }
 
-/* ---- a source that fails ---- */
-
-/* Memory served in reads of at most `piece` bytes up to `cut`, then an error. */
-typedef struct {
-    const char *text;
-    size_t cut, at, piece;
-} failing;
-
-static long failing_read(void *ctx, char *buf, size_t size)
-{
-    failing *f = ctx;
-    if (f->at == f->cut) return -1;
-    size_t n = f->cut - f->at;
-    if (n > size) n = size;
-    if (n > f->piece) n = f->piece;
-    memcpy(buf, f->text + f->at, n);
-    f->at += n;
-    return (long)n;
-}
-
 /* ---- interrupts ---- */
 
 typedef struct {
@@ -172,8 +152,8 @@ static void test_error_inside_a_game_keeps_the_cut_game(void **state)
     for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++) {
         df_pgn_stats stats[2];
         for (unsigned threads = 1; threads <= 2; threads++) {
-            failing f = {text, (size_t)(inside - text), 0, pieces[i]};
-            df_pgn_source *src = df_pgn_source_from_function(failing_read, &f);
+            dft_memory m = {text, len, 0, pieces[i], (size_t)(inside - text)};
+            df_pgn_source *src = df_pgn_source_from_function(dft_memory_read, &m);
             assert_non_null(src);
             counts got;
             memset(&got, 0, sizeof got);

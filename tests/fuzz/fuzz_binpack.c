@@ -8,27 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dft.h"
 #include "dirfill.h"
 
 /* Entries kept for the second pass: what a fuzz input of a few kilobytes gives, and more. */
 enum { KEEP = 4096 };
-
-typedef struct {
-    const uint8_t *p;
-    size_t len, pos, piece;
-} source;
-
-static long source_read(void *ctx, char *buf, size_t n)
-{
-    source *s = ctx;
-    size_t k = s->len - s->pos;
-    if (k > n) k = n;
-    if (s->piece && k > s->piece) k = s->piece;
-    if (!k) return 0;
-    memcpy(buf, s->p + s->pos, k);
-    s->pos += k;
-    return (long)k;
-}
 
 typedef struct {
     uint8_t *p;
@@ -53,8 +37,8 @@ static long sink_write(void *ctx, const char *buf, size_t n)
 static uint64_t read_all(df_nnue_format f, const uint8_t *data, size_t len, size_t piece,
                          df_nnue_entry *out, size_t *n)
 {
-    source s = {data, len, 0, piece};
-    df_nnue_reader *r = df_nnue_reader_from_function(f, source_read, &s);
+    dft_memory s = {data, len, 0, piece, (size_t)DFT_NEVER};
+    df_nnue_reader *r = df_nnue_reader_from_function(f, dft_memory_read, &s);
     if (!r) abort();
     uint64_t digest = 0;
     df_nnue_entry e;

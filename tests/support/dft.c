@@ -283,6 +283,20 @@ dft_epd *dft_epd_load(const char *name, size_t *count)
     return out;
 }
 
+long dft_memory_read(void *ctx, char *buf, size_t size)
+{
+    dft_memory *m = ctx;
+    if (m->pos >= m->fail_at) return -1;
+    size_t k = m->len - m->pos;
+    if (k > size) k = size;
+    if (m->piece && k > m->piece) k = m->piece;
+    if (m->pos + k > m->fail_at) k = m->fail_at - m->pos;
+    if (!k) return 0; /* p may be null, and null + 0 is undefined */
+    memcpy(buf, (const char *)m->p + m->pos, k);
+    m->pos += k;
+    return (long)k;
+}
+
 void *dft_alloc_at(size_t size, size_t offset, void **base)
 {
     *base = aligned_alloc(64, ((size + offset + 63) / 64) * 64);

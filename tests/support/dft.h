@@ -101,4 +101,14 @@ dft_epd *dft_epd_load(const char *name, size_t *count);
  * heap buffers aligned exactly as a caller's malloc or numpy may give them. Free *base. */
 void *dft_alloc_at(size_t size, size_t offset, void **base);
 
+/* Memory read through a function (df_pgn_source_from_function, df_nnue_reader_from_function):
+ * at most piece bytes a read (0: all that is asked), and an error (-1) from byte fail_at on
+ * (DFT_NEVER: none). */
+enum { DFT_NEVER = -1 };
+typedef struct {
+    const void *p;
+    size_t len, pos, piece, fail_at;
+} dft_memory;
+long dft_memory_read(void *ctx, char *buf, size_t size);
+
 #endif
