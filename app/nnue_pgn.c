@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nnue.h"
+#include "nnue_pgn.h"
 
 /* Centipawns are kept within this, below every mate score: a mate is 32000 - plies, its plies
  * capped so that it stays above. */
@@ -195,8 +195,8 @@ static int sink_deliver(void *ctx, void *p, uint64_t first_game)
 
 int nnue_read_pgn(nnue_run *run, const char *path)
 {
-    df_pgn_source *src;
-    const df_status opened = df_pgn_source_open(&src, path);
+    df_source *src;
+    const df_status opened = df_source_open(&src, path);
     if (opened != DF_OK) {
         run->errors++;
         return cmd_open_error("nnue", path, opened);
@@ -208,10 +208,10 @@ int nnue_read_pgn(nnue_run *run, const char *path)
         df_pgn_read_threaded(src, DF_PGN_STANDARD, NULL, run->threads, &sinks, NULL);
     int status = 0;
     if (s == DF_ERR_IO) {
-        const char *why = df_pgn_source_error(src);
+        const char *why = df_source_error(src);
         run->errors++;
         status = cmd_input_error("nnue", "%s: %s", path, why ? why : "cannot read it");
     }
-    df_pgn_source_close(src);
+    df_source_close(src);
     return status;
 }

@@ -337,8 +337,8 @@ static int sink_deliver(void *ctx, void *p, uint64_t first_game)
 static int read_one(const char *path, pgn_options *o, bool named, uint64_t *games)
 {
     const char *name = strcmp(path, "-") ? path : "standard input";
-    df_pgn_source *src;
-    const df_status opened = df_pgn_source_open(&src, path);
+    df_source *src;
+    const df_status opened = df_source_open(&src, path);
     if (opened != DF_OK) return cmd_open_error("pgn", path, opened);
     file_run run;
     memset(&run, 0, sizeof run);
@@ -359,10 +359,10 @@ static int read_one(const char *path, pgn_options *o, bool named, uint64_t *game
     *games += stats.games;
     int status = stats.errors ? EXIT_BAD_INPUT : 0;
     if (s == DF_ERR_IO) {
-        const char *why = df_pgn_source_error(src);
+        const char *why = df_source_error(src);
         status = cmd_input_error("pgn", "%s: %s", name, why ? why : "cannot read it");
     }
-    df_pgn_source_close(src);
+    df_source_close(src);
     if (run.write_failed) return EXIT_BAD_INPUT; /* cmd_finish_output says why */
     if (!o->json) {
         const double mb = (double)stats.bytes / 1e6;

@@ -556,8 +556,8 @@ int pgn_count(const count_options *o, const char *const *files, int nfiles)
     uint64_t errors = 0;
     for (int i = 0; i < nfiles; i++) {
         const char *path = files[i], *name = strcmp(path, "-") ? path : "standard input";
-        df_pgn_source *src;
-        const df_status opened = df_pgn_source_open(&src, path);
+        df_source *src;
+        const df_status opened = df_source_open(&src, path);
         if (opened != DF_OK) {
             status = cmd_open_error("pgn", path, opened);
             continue;
@@ -567,10 +567,10 @@ int pgn_count(const count_options *o, const char *const *files, int nfiles)
         const df_status s = df_pgn_read_threaded(src, flags, o->filter, o->threads, &sinks, &stats);
         errors += stats.errors;
         if (s == DF_ERR_IO) {
-            const char *why = df_pgn_source_error(src);
+            const char *why = df_source_error(src);
             status = cmd_input_error("pgn", "%s: %s", name, why ? why : "cannot read it");
         }
-        df_pgn_source_close(src);
+        df_source_close(src);
         if (run.all.failed) break;
     }
     const bool printed = !run.all.failed && sort_and_print(&run);

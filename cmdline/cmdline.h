@@ -35,7 +35,7 @@ void cmd_text_free(cmd_text *t);
 int cmd_usage_error(const char *cmd, const char *fmt, ...);
 /* Prints "dirfill[ cmd]: <message>" on stderr and returns EXIT_BAD_INPUT. */
 int cmd_input_error(const char *cmd, const char *fmt, ...);
-/* The error of an input that did not open (df_pgn_source_open's or df_nnue_reader_open's
+/* The error of an input that did not open (df_source_open's or df_nnue_reader_open's
  * status, errno as it left it): a build without its decompressor, or the system's reason.
  * path "-" is standard input. Returns EXIT_BAD_INPUT. */
 int cmd_open_error(const char *cmd, const char *path, df_status opened);

@@ -5,6 +5,7 @@
  *
  * | header | what |
  * |---|---|
+ * | dirfill/source.h, dirfill/threads.h | bytes in (files, pipes, .zst, .gz, functions); what 0 threads means |
  * | dirfill/types.h | df_bb, df_square, df_color, df_piece_type, df_dir |
  * | dirfill/bitboard.h | masks, square and direction helpers, shift, Kogge-Stone fill, ray attacks (inline) |
  * | dirfill/leapers.h, dirfill/pawns.h | knight, king and pawn attacks, set-wise and per square (inline) |
@@ -14,7 +15,7 @@
  * | dirfill/attack_map.h, dirfill/king_safety.h, dirfill/queries.h | attack maps, checks and pins, square queries |
  * | dirfill/moves.h, dirfill/hash.h, dirfill/see.h | move generation, make-move, notation, Polyglot keys, SEE |
  * | dirfill/game.h | the rules of a whole game: outcome, draws by rule and by claim, repetition history |
- * | dirfill/pgn.h | PGN reader: games from text, files, .zst and .gz, on threads |
+ * | dirfill/pgn.h | PGN reader: games from text or a source, on threads |
  * | dirfill/binpack.h | NNUE training data: .binpack, .plain and .bin read and written |
  * | dirfill/svg.h | SVG pictures of positions with attack information |
  * | dirfill/planes.h | feature planes for batches of positions, threaded |
@@ -44,9 +45,11 @@
 #include "dirfill/planes.h"
 #include "dirfill/queries.h"
 #include "dirfill/see.h"
+#include "dirfill/source.h"
 #include "dirfill/square_attacks.h"
 #include "dirfill/status.h"
 #include "dirfill/svg.h"
+#include "dirfill/threads.h"
 #include "dirfill/types.h"
 #include "dirfill/version.h"
 

@@ -9,11 +9,6 @@
 
 #include "dirfill.h"
 
-/* Castling masks by right, king file and rook file (fill/line_tables.c): the squares that must be
- * empty, and by right and king file those that must not be attacked. */
-extern const df_bb df__castle_empty[DF_CASTLE_RIGHTS][8][8];
-extern const df_bb df__castle_safe[DF_CASTLE_RIGHTS][8];
-
 /* The dispatched entries, one line each: X(return type, name, parameters, arguments). The
  * table's fields, each backend's table and the resolving stubs are all made from it. */
 #define DF__BACKEND_ENTRIES(X)                                                                     \
@@ -75,6 +70,17 @@ bool df__cpu_has_popcnt(void);
 bool df__cpu_has_avx2(void);
 bool df__cpu_has_avx512(void);
 bool df__cpu_always(void);
+/* What the rule needs to know of a CPU: its vendor, its family as cpuid displays it
+ * (base family plus extended family), and whether it has BMI2. */
+typedef enum { DF__VENDOR_OTHER, DF__VENDOR_INTEL, DF__VENDOR_AMD } df__cpu_vendor;
+typedef struct df__cpu_desc {
+    df__cpu_vendor vendor;
+    unsigned family;
+    bool bmi2;
+} df__cpu_desc;
+
+/* This CPU (cpu.c). */
+df__cpu_desc df__cpu_describe(void);
 /* The rule behind the vector backends' checks, on the values of CPUID.1:ECX, CPUID.(7,0):EBX
  * and XCR0: the backend's features and the vector states the OS saves for them, POPCNT,
  * OSXSAVE, AVX, BMI1 and BMI2. */

@@ -304,14 +304,14 @@ static unsigned usable_threads(unsigned threads)
 static df_status read_file(const char *path, unsigned threads, recorder *all)
 {
     threads = usable_threads(threads);
-    df_pgn_source *src;
-    assert_int_equal(DF_OK, df_pgn_source_open(&src, path));
+    df_source *src;
+    assert_int_equal(DF_OK, df_source_open(&src, path));
     const df_pgn_sinks sinks = {
         open_sink, {rec_begin, rec_ply, rec_end, NULL}, deliver_sink, drop_sink, all};
     df_pgn_stats stats;
     const df_status s = df_pgn_read_threaded(src, DF_PGN_STANDARD, NULL, threads, &sinks, &stats);
     assert_int_equal(all->games, (long)stats.games);
-    df_pgn_source_close(src);
+    df_source_close(src);
     return s;
 }
 
@@ -367,15 +367,15 @@ static df_status list_file(const char *path, unsigned threads, game_list *out, c
 {
     threads = usable_threads(threads);
     memset(out, 0, sizeof *out);
-    df_pgn_source *src;
-    assert_int_equal(DF_OK, df_pgn_source_open(&src, path));
+    df_source *src;
+    assert_int_equal(DF_OK, df_source_open(&src, path));
     const df_pgn_sinks sinks = {
         list_open, {list_begin, list_ply, list_end, NULL}, list_deliver, list_drop, out};
     const df_status s = df_pgn_read_threaded(src, DF_PGN_STANDARD, NULL, threads, &sinks, NULL);
     static char why[160];
-    snprintf(why, sizeof why, "%s", df_pgn_source_error(src) ? df_pgn_source_error(src) : "");
+    snprintf(why, sizeof why, "%s", df_source_error(src) ? df_source_error(src) : "");
     if (error) *error = why;
-    df_pgn_source_close(src);
+    df_source_close(src);
     return s;
 }
 

@@ -134,14 +134,14 @@ static unsigned usable_threads(unsigned threads) { return getenv("DFT_NO_THREADS
 /* The transcript of a file read on threads. */
 static char *read_path(const char *path, unsigned threads, const df_pgn_filter *f)
 {
-    df_pgn_source *src;
-    assert_int_equal(DF_OK, df_pgn_source_open(&src, path));
+    df_source *src;
+    assert_int_equal(DF_OK, df_source_open(&src, path));
     cmd_text all = {0};
     const df_pgn_sinks sinks = {
         sink_open, {NULL, tr_ply, tr_end, NULL}, sink_deliver, sink_drop, &all};
     assert_int_equal(DF_OK, df_pgn_read_threaded(src, DF_PGN_STANDARD, f, usable_threads(threads),
                                                  &sinks, NULL));
-    df_pgn_source_close(src);
+    df_source_close(src);
     cmd_text_puts(&all, "");
     return all.text;
 }
@@ -780,15 +780,15 @@ static void test_one_thread_delivers_as_it_goes(void **state)
     char path[96];
     snprintf(path, sizeof path, "/tmp/dirfill-real-%d-serial.pgn", (int)getpid());
     write_path(path, text.text, text.len);
-    df_pgn_source *src;
-    assert_int_equal(DF_OK, df_pgn_source_open(&src, path));
+    df_source *src;
+    assert_int_equal(DF_OK, df_source_open(&src, path));
     size_t deliveries = 0;
     most_games = 0;
     const df_pgn_sinks sinks = {
         sink_open, {NULL, tr_ply, tr_end, NULL}, count_deliver, sink_drop, &deliveries};
     df_pgn_stats stats;
     assert_int_equal(DF_OK, df_pgn_read_threaded(src, DF_PGN_STANDARD, NULL, 1, &sinks, &stats));
-    df_pgn_source_close(src);
+    df_source_close(src);
     unlink(path);
     print_message("%zu bytes: %zu sinks, at most %zu games in one\n", text.len, deliveries,
                   most_games);

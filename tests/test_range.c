@@ -64,10 +64,10 @@ static long read_text(void *ctx, char *buf, size_t size)
 static void find(const char *text, const uint64_t *targets, size_t n, df_pgn_cut *cuts)
 {
     const char *at = text;
-    df_pgn_source *src = df_pgn_source_from_function(read_text, &at);
+    df_source *src = df_source_from_function(read_text, &at);
     assert_non_null(src);
     assert_int_equal(df_pgn_find_cuts(src, targets, n, cuts), DF_OK);
-    df_pgn_source_close(src);
+    df_source_close(src);
 }
 
 /* Cuts for targets spread over text, each part read alone against the whole. */
@@ -155,13 +155,13 @@ static void test_arguments(void **state)
     const uint64_t bad[2] = {10, 5}, none[1] = {0};
     df_pgn_cut cuts[2];
     const char *text = "[Event \"a\"]\n\n1. e4 *\n", *at = text;
-    df_pgn_source *src = df_pgn_source_from_function(read_text, &at);
+    df_source *src = df_source_from_function(read_text, &at);
     assert_int_equal(df_pgn_find_cuts(src, bad, 2, cuts), DF_ERR_ARGUMENT);
     assert_int_equal(df_pgn_find_cuts(NULL, none, 1, cuts), DF_ERR_ARGUMENT);
     assert_int_equal(df_pgn_find_cuts(src, none, 1, cuts), DF_OK);
     assert_int_equal(cuts[0].offset, 0);
     assert_int_equal(cuts[0].game, 0);
-    df_pgn_source_close(src);
+    df_source_close(src);
 }
 
 int main(void)

@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "moves.h"
+#include "source.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,7 +111,7 @@ typedef struct df_nnue_error {
 typedef struct df_nnue_reader df_nnue_reader;
 
 /** Opens path ("-": standard input; a name ending in .zst or .gz is decompressed as it is read,
- *  as df_pgn_source_open does) as format. Returns DF_OK; DF_ERR_IO when it cannot be opened
+ *  as df_source_open does) as format. Returns DF_OK; DF_ERR_IO when it cannot be opened
  *  (errno kept); DF_ERR_UNSUPPORTED for a compression this build lacks; DF_ERR_ARGUMENT. */
 DF_API df_status df_nnue_reader_open(df_nnue_reader **out, const char *path, df_nnue_format format);
 /** A reader of bytes from a function: read(ctx, buf, size) fills buf with up to size bytes and

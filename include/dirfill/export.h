@@ -13,4 +13,11 @@
 #define DF_API
 #endif
 
+/** Marks a call kept under a former name: the compiler warns where it is used, with msg. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DF_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define DF_DEPRECATED(msg)
+#endif
+
 #endif

@@ -67,6 +67,7 @@
 
 #include "board.h"
 #include "status.h"
+#include "threads.h"
 
 #ifdef __cplusplus
 extern "C" {

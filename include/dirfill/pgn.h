@@ -61,6 +61,8 @@
 
 #include "game.h"
 #include "moves.h"
+#include "source.h"
+#include "threads.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -336,40 +338,31 @@ typedef struct df_pgn_clocks {
 DF_API bool df_pgn_position_passes(const df_pgn_position_filter *f, df_pgn_clocks *clocks,
                                    const df_pgn_game *g, const df_pgn_ply *p);
 
-/* ---- input: files, compressed streams ------------------------------------------------- */
+/* ---- input: see source.h ----------------------------------------------------------------- */
 
-/** An input: a file or standard input, decompressed as it is read when its name ends in .zst
- *  (Zstandard) or .gz (gzip). Opaque. */
-typedef struct df_pgn_source df_pgn_source;
+/* The byte source's former names, from when only the PGN reader took one: kept for one minor
+ * release (until 0.7), each the df_source call of the same suffix. */
 
-/** Opens path ("-": standard input) for reading. Returns DF_OK; DF_ERR_IO when it cannot be
- *  opened (errno kept; a directory: EISDIR); DF_ERR_UNSUPPORTED when it is compressed in a
- *  format this build lacks (built without libzstd or zlib). A pipe, FIFO, socket or terminal
- *  is read as its bytes come (a read gives what is there rather than waiting for all it asked
- *  for); opening a FIFO does not wait for a writer, its first read does. */
-DF_API df_status df_pgn_source_open(df_pgn_source **out, const char *path);
-/** An input read through a function: read(ctx, buf, size) fills buf with up to size bytes and
- *  returns how many, 0 at the end, or -1 for an error (plain text: no decompression). For
- *  memory, a Python file object, a range of a file. NULL when out of memory. */
-DF_API df_pgn_source *df_pgn_source_from_function(long (*read)(void *ctx, char *buf, size_t size),
-                                                  void *ctx);
-/** Up to size bytes of the (decompressed) input into buf: the number read, 0 at the end, or -1
- *  for an error: a read error, a corrupt or truncated compressed stream (see
- *  df_pgn_source_error). */
-DF_API long df_pgn_source_read(df_pgn_source *s, char *buf, size_t size);
-/** The last error of s in words, or NULL. */
-DF_API const char *df_pgn_source_error(const df_pgn_source *s);
-/** Makes the reads of s stop once in->requested(in->ctx) returns true (in is copied; NULL:
- *  never), asked on the thread that reads s before each read and, while a pipe, FIFO, socket
- *  or terminal has nothing to read, every 20 ms: a stop request waits that long at most, even
- *  for a writer that never writes. That read and every later one fail (-1,
- *  df_pgn_source_error says "interrupted"); a reader of s (df_pgn_read_threaded,
- *  df_pgn_find_cuts) then returns DF_ERR_IO. */
-DF_API void df_pgn_source_set_interrupt(df_pgn_source *s, const df_interrupt *in);
-/** Bytes of the file read so far (compressed bytes for a compressed file). */
-DF_API uint64_t df_pgn_source_consumed(const df_pgn_source *s);
-/** Closes s (NULL: nothing). */
-DF_API void df_pgn_source_close(df_pgn_source *s);
+/** The former name of df_source. */
+typedef df_source df_pgn_source;
+/** The former name of df_source_open (deprecated). */
+DF_API DF_DEPRECATED("use df_source_open") df_status
+    df_pgn_source_open(df_source **out, const char *path);
+/** The former name of df_source_from_function (deprecated). */
+DF_API DF_DEPRECATED("use df_source_from_function") df_source *df_pgn_source_from_function(
+    long (*read)(void *ctx, char *buf, size_t size), void *ctx);
+/** The former name of df_source_read (deprecated). */
+DF_API DF_DEPRECATED("use df_source_read") long df_pgn_source_read(df_source *s, char *buf,
+                                                                   size_t size);
+/** The former name of df_source_error (deprecated). */
+DF_API DF_DEPRECATED("use df_source_error") const char *df_pgn_source_error(const df_source *s);
+/** The former name of df_source_set_interrupt (deprecated). */
+DF_API DF_DEPRECATED("use df_source_set_interrupt") void df_pgn_source_set_interrupt(
+    df_source *s, const df_interrupt *in);
+/** The former name of df_source_consumed (deprecated). */
+DF_API DF_DEPRECATED("use df_source_consumed") uint64_t df_pgn_source_consumed(const df_source *s);
+/** The former name of df_source_close (deprecated). */
+DF_API DF_DEPRECATED("use df_source_close") void df_pgn_source_close(df_source *s);
 
 /* ---- many threads ----------------------------------------------------------------------- */
 
@@ -403,9 +396,9 @@ typedef struct df_pgn_sinks {
  *  thread at once (an input whose game outgrows a run is read on the calling thread from that
  *  game on). *stats (may be NULL) gets the totals. Returns DF_OK, DF_ERR_IO (src failed; the
  *  games before were delivered) or DF_ERR_INTERRUPTED (deliver or a callback stopped it). */
-DF_API df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags,
-                                      const df_pgn_filter *filter, unsigned threads,
-                                      const df_pgn_sinks *sinks, df_pgn_stats *stats);
+DF_API df_status df_pgn_read_threaded(df_source *src, unsigned flags, const df_pgn_filter *filter,
+                                      unsigned threads, const df_pgn_sinks *sinks,
+                                      df_pgn_stats *stats);
 
 /* ---- parts: a file cut between games for readers of their own --------------------------- */
 
@@ -427,7 +420,7 @@ typedef struct df_pgn_cut {
  *  A target of 0 is the input's start; a target with no cut after it gets the input's size and
  *  the count of its games. Reading stops at the last target's cut. Returns DF_OK,
  *  DF_ERR_ARGUMENT (targets not ascending) or DF_ERR_IO (src failed, or out of memory). */
-DF_API df_status df_pgn_find_cuts(df_pgn_source *src, const uint64_t *targets, size_t n,
+DF_API df_status df_pgn_find_cuts(df_source *src, const uint64_t *targets, size_t n,
                                   df_pgn_cut *cuts);
 
 #ifdef __cplusplus

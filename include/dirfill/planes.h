@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "threads.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -104,8 +105,6 @@ typedef struct df_position_rows {
  *  zero planes for a row it refuses). Returns the number accepted. */
 DF_API size_t df_attack_planes_from_rows_mt(uint8_t *out, bool *ok, const df_position_rows *rows,
                                             size_t n, unsigned threads);
-/** The CPUs this process may run on (at least 1). */
-DF_API unsigned df_hardware_threads(void);
 
 #ifdef __cplusplus
 }

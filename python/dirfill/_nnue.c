@@ -191,7 +191,7 @@ static bool stop_requested(void *ctx) { return dfpy_queue_stopped(&((NnueBatches
 
 static long read_source(void *ctx, char *buf, size_t size)
 {
-    return df_pgn_source_read(ctx, buf, size);
+    return df_source_read(ctx, buf, size);
 }
 
 /* With the GIL: keeps the exception set, the first one only. */
@@ -245,7 +245,7 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
     PyGILState_Release(g);
     if (opened < 0) return !stop;
     src.own_thread = true;
-    df_pgn_source_set_interrupt(src.source, &(df_interrupt){stop_requested, self});
+    df_source_set_interrupt(src.source, &(df_interrupt){stop_requested, self});
     df_nnue_reader *r = df_nnue_reader_from_function(format, read_source, src.source);
     bool io_failed = false;
     if (!r || df_nnue_reader_set_share(r, self->rank, self->world) != DF_OK) self->failed = true;
@@ -257,7 +257,7 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
         if (got == DF_NNUE_ERROR) {
             /* The source's own failure is the source's (SourceError, or the file object's
              * exception), as pgn_batches has it; the others are the batch's errors. */
-            if (err.kind == DF_NNUE_ERR_IO && (src.failed || df_pgn_source_error(src.source))) {
+            if (err.kind == DF_NNUE_ERR_IO && (src.failed || df_source_error(src.source))) {
                 io_failed = true;
                 continue;
             }

@@ -181,7 +181,7 @@ static PyObject *Games_next(GamesObject *self)
             self->finished = true;
             break;
         }
-        const long n = df_pgn_source_read(self->src.source, self->block, BLOCK);
+        const long n = df_source_read(self->src.source, self->block, BLOCK);
         df_status s = DF_OK;
         if (n < 0) {
             /* The games before the failure are given, then the next source is read. */

@@ -64,7 +64,7 @@ static long read_file_object(void *ctx, char *buf, size_t size)
 
 void dfpy_source_close(dfpy_source *s)
 {
-    df_pgn_source_close(s->source);
+    df_source_close(s->source);
     if (s->have_view) PyBuffer_Release(&s->view);
     Py_XDECREF(s->file);
     Py_XDECREF(s->name);
@@ -155,7 +155,7 @@ static int open_range(dfpy_source *s, PyObject *obj, const char *p, PyObject *ra
         return -1;
     }
     s->range_left = end - start;
-    s->source = df_pgn_source_from_function(read_range, s);
+    s->source = df_source_from_function(read_range, s);
     return 0;
 }
 
@@ -172,7 +172,7 @@ int dfpy_source_open(dfpy_source *s, PyObject *obj, PyObject *range)
         if (!r && range && range != Py_None) {
             r = open_range(s, obj, p, range);
         } else if (!r) {
-            const df_status st = df_pgn_source_open(&s->source, p);
+            const df_status st = df_source_open(&s->source, p);
             if (st == DF_ERR_UNSUPPORTED)
                 PyErr_Format(PyExc_ValueError, "%s: this build cannot decompress it", p);
             else if (st != DF_OK)
@@ -190,11 +190,11 @@ int dfpy_source_open(dfpy_source *s, PyObject *obj, PyObject *range)
     } else if (PyObject_CheckBuffer(obj)) {
         if (PyObject_GetBuffer(obj, &s->view, PyBUF_SIMPLE) < 0) return -1;
         s->have_view = true;
-        s->source = df_pgn_source_from_function(read_view, s);
+        s->source = df_source_from_function(read_view, s);
     } else if (PyObject_HasAttrString(obj, "read")) {
         Py_INCREF(obj);
         s->file = obj;
-        s->source = df_pgn_source_from_function(read_file_object, s);
+        s->source = df_source_from_function(read_file_object, s);
     } else {
         PyErr_Format(PyExc_TypeError,
                      "source must be a path, bytes or a binary file object, not %.100s",
@@ -216,7 +216,7 @@ void dfpy_source_error(dfpy_source *s)
         s->exc_type = s->exc_value = s->exc_tb = NULL;
     }
     if (PyErr_Occurred()) return;
-    const char *why = s->source ? df_pgn_source_error(s->source) : NULL;
+    const char *why = s->source ? df_source_error(s->source) : NULL;
     if (!why) why = "cannot read the input";
     if (s->name)
         PyErr_Format(PyExc_OSError, "%U: %s", s->name, why);
@@ -279,7 +279,7 @@ int dfpy_read_failed(dfpy_source *s, long index, PyObject *failures)
         s->exc_type = s->exc_value = s->exc_tb = NULL;
     }
     if (PyErr_Occurred()) return -1;
-    const char *why = s->source ? df_pgn_source_error(s->source) : NULL;
+    const char *why = s->source ? df_source_error(s->source) : NULL;
     if (!why) why = "cannot read the input";
     /* Only a path's source fails without an exception: a file object's failure is its own. */
     PyObject *reason = PyUnicode_DecodeUTF8(why, (Py_ssize_t)strlen(why), "replace");

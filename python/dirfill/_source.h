@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* PGN sources for Python: a path (.pgn, .zst, .gz, a pipe or FIFO; or a byte range of a regular
- * file), bytes-like data, or a binary file object, read through the library's df_pgn_source.
- * A reader that must stop sets its interrupt (df_pgn_source_set_interrupt): a file object's
+ * file), bytes-like data, or a binary file object, read through the library's df_source.
+ * A reader that must stop sets its interrupt (df_source_set_interrupt): a file object's
  * read is then not called again. */
 #ifndef DFPY_SOURCE_H
 #define DFPY_SOURCE_H
@@ -12,7 +12,7 @@
 
 /* What a source reads from, and what must live while it does. */
 typedef struct {
-    df_pgn_source *source;
+    df_source *source;
     Py_buffer view; /* bytes-like data */
     bool have_view;
     size_t at;            /* read position in view */

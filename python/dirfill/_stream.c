@@ -405,7 +405,7 @@ static df_pgn_action whole_end(void *ctx, const df_pgn_game *g)
 
 /* As df_pgn_read_threaded with one thread, the games and lines numbered by the reader as the
  * stream numbers them (nothing delivers them to renumber them). */
-static df_status read_serial(stream *st, df_pgn_source *src, df_pgn_stats *stats)
+static df_status read_serial(stream *st, df_source *src, df_pgn_stats *stats)
 {
     df_pgn_reader *r = df_pgn_reader_new();
     char *block = malloc(SERIAL_BLOCK);
@@ -417,7 +417,7 @@ static df_status read_serial(stream *st, df_pgn_source *src, df_pgn_stats *stats
                                      ? (df_pgn_visitor){whole_begin, whole_ply, whole_end, st}
                                      : (df_pgn_visitor){batch_begin, batch_ply, batch_end, st};
         for (;;) {
-            const long n = df_pgn_source_read(src, block, SERIAL_BLOCK);
+            const long n = df_source_read(src, block, SERIAL_BLOCK);
             if (n < 0) status = DF_ERR_IO; /* the games before are delivered, as there */
             if (n <= 0) {
                 const df_status f = df_pgn_finish(r, &v);
@@ -454,7 +454,7 @@ static void run(stream *st)
         src.save = st->save;
         src.own_thread = !st->save;
         st->line_base = src.first_line - 1;
-        df_pgn_source_set_interrupt(src.source, &(df_interrupt){stop_requested, st});
+        df_source_set_interrupt(src.source, &(df_interrupt){stop_requested, st});
         if (sp->has_first) st->base = sp->first_game;
         st->source = sp->file;
         st->source_positions = 0;

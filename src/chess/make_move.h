@@ -7,19 +7,7 @@
 #include <string.h>
 
 #include "dirfill.h"
-
-/* The Polyglot en-passant condition: a pawn of the side to move next to the pawn that just
- * moved (seen from ep: the squares from which a pawn of the side to move attacks it). */
-static inline bool df__ep_capturable(const df_board *b)
-{
-    return b->ep < 64 &&
-           (df_pawn_table[b->stm ^ 1][b->ep] & b->piece[DF_PAWN] & b->color[b->stm & 1]);
-}
-
-static inline uint64_t df__ep_key(df_square ep)
-{
-    return df_polyglot_random[DF_POLYGLOT_EN_PASSANT + df_file_of(ep)];
-}
+#include "polyglot.h"
 
 /* The castling right a castling move uses: the king side when the rook stands on the h-file
  * side of the king. */

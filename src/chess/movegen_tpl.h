@@ -6,7 +6,9 @@
  * seen through our king (the squares the king may not step on). Moves are produced as groups
  * of targets sharing how their origin follows from their target, so a leaf count is a sum
  * of popcounts (bulk counting). */
+#include "lookup/lookup.h"
 #include "lookup/tables.h"
+#include "castling.h"
 #include "make_move.h"
 
 /* The generator's pieces are inlined into each of its two uses (listing and counting), so

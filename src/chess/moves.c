@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The engine layer around the dispatched generator: copy-make, move predicates, checks. */
 #include "lookup/lookup.h"
+#include "castling.h"
 #include "make_move.h"
 
 void df_make_move(df_board *out, const df_board *b, df_move m)

@@ -3,8 +3,7 @@
  * numbers (a fact of the format, as every book and engine uses them): 768 for the twelve
  * kinds of piece on 64 squares (black pawn, white pawn, black knight, ... white king),
  * 4 castling rights, 8 en-passant files, and one for white to move. */
-#include "dirfill.h"
-#include "make_move.h"
+#include "polyglot.h"
 
 /* clang-format off */
 const uint64_t df_polyglot_random[781] = {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Square-centric queries (seed "Square Attacked By"). */
+/* Square-centric queries (the Chess Programming Wiki's "Square Attacked By"). */
 #include "lookup/lookup.h"
 
 df_bb df_piece_attacks(df_square sq, df_bb occ, df_piece_type type, df_color color)

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal template: static exchange evaluation (seed "X-ray Attacks": what x-rays are for),
- * instantiated after attackers_tpl.h by each backend (the sliders attacking the square from
- * its one-square eight-ray kernel) and each lookup method (from its tables), through
- * df__slider_attackers. After each capture the line the capturer leaves is read again
- * through an occupancy from which it is removed, so a slider behind it joins the exchange:
- * x-rays by modifying occupancy. */
+/* Internal template: static exchange evaluation (the Chess Programming Wiki's "X-ray Attacks": what
+ * x-rays are for), instantiated after attackers_tpl.h by each backend (the sliders attacking the
+ * square from its one-square eight-ray kernel) and each lookup method (from its tables), through
+ * df__slider_attackers. After each capture the line the capturer leaves is read again through an
+ * occupancy from which it is removed, so a slider behind it joins the exchange: x-rays by modifying
+ * occupancy. */
 
 /* The least valuable piece of a set (ties: the lowest square), its type in *type. */
 static inline df_square df__least_valuable(const df_board *b, df_bb set, df_piece_type *type)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Per-square attack bytes after REBEL (seed "Attack and Defend Maps"). */
+/* Per-square attack bytes after REBEL (the Chess Programming Wiki's "Attack and Defend Maps"). */
 #include "dirfill.h"
 
 void df_attack_bytes(uint8_t out[64], const df_attack_map *m)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal template: the two king scans of king safety, after the seed "Checks and Pinned
- * Pieces" (Opposite Ray-Directions), with the king's ray made to do the enemy ray's work.
+/* Internal template: the two king scans of king safety, after the Chess Programming Wiki's "Checks
+ * and Pinned Pieces" (Opposite Ray-Directions), with the king's ray made to do the enemy ray's
+ * work.
  *
  * Contract: the including backend file defines, before including this one,
  *   static inline void df__square_rays2(df_rays *out, df_square sq, df_bb occ_orth,

@@ -2,7 +2,7 @@
 /* The "rays" method: no tables. One square's attackers and gives-check from per-ray bit
  * scans (square_attacks.h); SEE and the attackers of every square from the active backend's
  * one-square eight-ray kernel (see_tpl.h, attackers_tpl.h). */
-#include "lookup.h"
+#include "method.h"
 
 static inline df_bb df__rook(df_square sq, df_bb occ) { return df_square_rook_attacks(sq, occ); }
 static inline df_bb df__bishop(df_square sq, df_bb occ)

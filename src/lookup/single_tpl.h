@@ -29,13 +29,13 @@ static bool l_is_attacked(const df_board *b, df_square sq, df_color by, df_bb oc
 /* All ones when c, else zero. */
 static inline df_bb df__mask_if(df_bb c) { return 0 - (df_bb)(c != 0); }
 
-/* Seed "Checks and Pinned Pieces", with Stockfish's two lookups: the rook and bishop attacks
- * from the enemy king through the occupancy after the move. The moved piece checks directly
- * when it lands on one of them and moves that way (a knight or pawn: when its attacks from
- * there reach the king); a piece of ours that did not move checks by discovery when it is a
- * slider of the kind of the one it stands on (none did before the move: the position is
- * legal). The moved piece is tested through the piece sets holding from, not by a branch on
- * its type, which mispredicts from move to move. */
+/* The Chess Programming Wiki's "Checks and Pinned Pieces", with Stockfish's two lookups: the rook
+ * and bishop attacks from the enemy king through the occupancy after the move. The moved piece
+ * checks directly when it lands on one of them and moves that way (a knight or pawn: when its
+ * attacks from there reach the king); a piece of ours that did not move checks by discovery when it
+ * is a slider of the kind of the one it stands on (none did before the move: the position is
+ * legal). The moved piece is tested through the piece sets holding from, not by a branch on its
+ * type, which mispredicts from move to move. */
 static int l_gives_check(const df_board *b, df_move m)
 {
     const df_color us = df_board_stm(b);

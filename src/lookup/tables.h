@@ -3,7 +3,7 @@
 #ifndef DF_SRC_LOOKUP_TABLES_H
 #define DF_SRC_LOOKUP_TABLES_H
 
-#include "lookup.h"
+#include "method.h"
 
 /* Entries of every square's table together: rooks 2^10 to 2^12 occupancies a square (102400),
  * bishops 2^5 to 2^9 (5248). */

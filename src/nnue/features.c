@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* NNUE input sets (nnue.h): set names, sizes, and the dispatched per-position and batch
  * calls, the batch also on threads. The features themselves are nnue/features_tpl.h's. */
-#include <pthread.h>
 #include <string.h>
 
 #include "backend.h"
 #include "nnue/tables.h"
+#include "services/threads.h"
 
 /* By df_nnue_part: nnue-pytorch's names, inputs and row widths. */
 static const struct {
@@ -95,22 +95,21 @@ size_t df_nnue_features(int32_t *out, size_t room, const df_board *b, df_color p
     return df__backend_active()->nnue_features(out, room, b, perspective, set);
 }
 
-/* Rows of positions [begin, end) of a batch. */
+/* A batch: its boards, and where their rows go. */
 typedef struct df__nnue_job {
     int32_t *white, *black;
     size_t width;
     const df_board *boards;
     const df_nnue_set *set;
-    size_t begin, end, cut;
 } df__nnue_job;
 
-static void *df__nnue_run(void *arg)
+/* Rows of positions [begin, end) of the batch; returns how many were cut. */
+static size_t df__nnue_run(void *arg, size_t begin, size_t end)
 {
-    df__nnue_job *j = arg;
-    const size_t at = j->begin * j->width;
-    j->cut = df__backend_active()->nnue_batch(j->white + at, j->black + at, j->width,
-                                              j->boards + j->begin, j->end - j->begin, j->set);
-    return NULL;
+    const df__nnue_job *j = arg;
+    const size_t at = begin * j->width;
+    return df__backend_active()->nnue_batch(j->white + at, j->black + at, j->width,
+                                            j->boards + begin, end - begin, j->set);
 }
 
 size_t df_nnue_batch(int32_t *white, int32_t *black, size_t width, const df_board *boards, size_t n,
@@ -120,7 +119,7 @@ size_t df_nnue_batch(int32_t *white, int32_t *black, size_t width, const df_boar
 }
 
 /* Positions a thread takes at least: fewer cost more to start than they save. */
-enum { DF__NNUE_GRAIN = 256, DF__NNUE_THREADS_MAX = 256 };
+enum { DF__NNUE_GRAIN = 256 };
 
 size_t df_nnue_batch_mt(int32_t *white, int32_t *black, size_t width, const df_board *boards,
                         size_t n, const df_nnue_set *set, unsigned threads)
@@ -131,26 +130,6 @@ size_t df_nnue_batch_mt(int32_t *white, int32_t *black, size_t width, const df_b
         for (size_t i = 0; i < n * width; i++) white[i] = black[i] = -1;
         return 0;
     }
-    if (threads == 0) threads = df_hardware_threads();
-    if (threads > DF__NNUE_THREADS_MAX) threads = DF__NNUE_THREADS_MAX;
-    if ((size_t)threads > (n + DF__NNUE_GRAIN - 1) / DF__NNUE_GRAIN)
-        threads = (unsigned)((n + DF__NNUE_GRAIN - 1) / DF__NNUE_GRAIN);
-    df__nnue_job jobs[DF__NNUE_THREADS_MAX];
-    pthread_t tid[DF__NNUE_THREADS_MAX];
-    bool started[DF__NNUE_THREADS_MAX] = {false};
-    for (unsigned t = 0; t < threads; t++) {
-        jobs[t] = (df__nnue_job){
-            white, black, width, boards, set, n * t / threads, n * (t + 1) / threads, 0};
-        if (t > 0) started[t] = pthread_create(&tid[t], NULL, df__nnue_run, &jobs[t]) == 0;
-    }
-    df__nnue_run(&jobs[0]);
-    size_t cut = jobs[0].cut;
-    for (unsigned t = 1; t < threads; t++) {
-        if (started[t])
-            pthread_join(tid[t], NULL);
-        else
-            df__nnue_run(&jobs[t]);
-        cut += jobs[t].cut;
-    }
-    return cut;
+    df__nnue_job job = {white, black, width, boards, set};
+    return df__parallel_for(n, DF__NNUE_GRAIN, threads, df__nnue_run, &job);
 }

@@ -23,13 +23,13 @@ const char *df__nnue_unwritable(const df_nnue_entry *e, df_nnue_error_kind *kind
  * chess); NULL, or why it is no position: "no white king", "a pawn on the last rank", ... */
 const char *df__nnue_board(df_board *out, const df_board_parts *parts);
 
-/* ---- input: a source read through a buffer ---- */
+/* ---- input: a source read through a buffer (input.c) ---- */
 
 /* Bytes the input buffers (a .binpack chunk's payload goes past it, straight into the chunk). */
 enum { DF__NNUE_INPUT = 1 << 16 };
 
 typedef struct df__nnue_input {
-    df_pgn_source *src;
+    df_source *src;
     unsigned char *buf; /* DF__NNUE_INPUT bytes: buf[pos, len) not yet consumed */
     size_t pos, len;
     uint64_t offset; /* the input offset of buf[pos] */
@@ -106,8 +106,14 @@ typedef struct df__nnue_output {
     bool failed;
 } df__nnue_output;
 
-/* Hands n bytes to the output; false (and failed) when it fails. */
-bool df__nnue_put(df__nnue_output *out, const void *data, size_t n);
+/* Hands n bytes to the output; false (and failed) when it fails. The first failure is kept, so
+ * a format writes on without checking each call and the writer reports it once. */
+static inline bool df__nnue_put(df__nnue_output *out, const void *data, size_t n)
+{
+    if (out->failed) return false;
+    if (n && out->write(out->ctx, data, n) != (long)n) out->failed = true;
+    return !out->failed;
+}
 
 /* .binpack: the chunk being filled and the chain at its end. */
 typedef struct df__binpack_writer {

@@ -1,63 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* The NNUE data reader (binpack.h): its input, a source read through a buffer, and the call
- * that hands each format's next entry. */
+/* The NNUE data reader (binpack.h): opening one on a source, its share, and the call that hands
+ * each format's next entry. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "nnue/internal.h"
 
-size_t df__nnue_peek(df__nnue_input *in, size_t n)
-{
-    if (in->len - in->pos >= n) return n;
-    memmove(in->buf, in->buf + in->pos, in->len - in->pos);
-    in->len -= in->pos;
-    in->pos = 0;
-    while (in->len < n && !in->ended) {
-        const long got =
-            df_pgn_source_read(in->src, (char *)in->buf + in->len, DF__NNUE_INPUT - in->len);
-        if (got <= 0) {
-            in->ended = true;
-            in->failed = got < 0;
-        } else {
-            in->len += (size_t)got;
-        }
-    }
-    return in->len < n ? in->len : n;
-}
-
-size_t df__nnue_take(df__nnue_input *in, unsigned char *dst, size_t n)
-{
-    size_t done = in->len - in->pos < n ? in->len - in->pos : n;
-    memcpy(dst, in->buf + in->pos, done);
-    df__nnue_consume(in, done);
-    /* The rest straight from the source: a chunk's megabyte is not copied twice. */
-    while (done < n && !in->ended) {
-        const long got = df_pgn_source_read(in->src, (char *)dst + done, n - done);
-        if (got <= 0) {
-            in->ended = true;
-            in->failed = got < 0;
-        } else {
-            done += (size_t)got;
-            in->offset += (uint64_t)got;
-        }
-    }
-    return done;
-}
-
-const char *df__nnue_input_error(const df__nnue_input *in)
-{
-    const char *why = df_pgn_source_error(in->src);
-    return why ? why : "a read error";
-}
-
-static df_nnue_reader *reader_new(df_nnue_format format, df_pgn_source *src)
+static df_nnue_reader *reader_new(df_nnue_format format, df_source *src)
 {
     df_nnue_reader *r = calloc(1, sizeof *r);
     unsigned char *buf = malloc(DF__NNUE_INPUT);
     if (!r || !buf || !src || (unsigned)format >= DF_NNUE_FORMATS) {
         free(r);
         free(buf);
-        df_pgn_source_close(src);
+        df_source_close(src);
         return NULL;
     }
     r->format = format;
@@ -71,8 +27,8 @@ df_status df_nnue_reader_open(df_nnue_reader **out, const char *path, df_nnue_fo
 {
     if (!out || !path || (unsigned)format >= DF_NNUE_FORMATS) return DF_ERR_ARGUMENT;
     *out = NULL;
-    df_pgn_source *src;
-    const df_status s = df_pgn_source_open(&src, path);
+    df_source *src;
+    const df_status s = df_source_open(&src, path);
     if (s != DF_OK) return s;
     *out = reader_new(format, src);
     return *out ? DF_OK : DF_ERR_IO;
@@ -83,13 +39,13 @@ df_nnue_reader *df_nnue_reader_from_function(df_nnue_format format,
                                              void *ctx)
 {
     if (!read) return NULL;
-    return reader_new(format, df_pgn_source_from_function(read, ctx));
+    return reader_new(format, df_source_from_function(read, ctx));
 }
 
 void df_nnue_reader_free(df_nnue_reader *r)
 {
     if (!r) return;
-    df_pgn_source_close(r->in.src);
+    df_source_close(r->in.src);
     free(r->in.buf);
     free(r->bp.chunk);
     free(r);

@@ -1,18 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The NNUE data writer (binpack.h): its output (a file, standard output or a function), the
+/* The NNUE data writer (binpack.h): opening one on a file, standard output or a function, the
  * checks every format makes of an entry, and the call that hands it to its format. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nnue/internal.h"
-
-bool df__nnue_put(df__nnue_output *out, const void *data, size_t n)
-{
-    if (out->failed) return false;
-    if (n && out->write(out->ctx, data, n) != (long)n) out->failed = true;
-    return !out->failed;
-}
 
 static long file_write(void *ctx, const char *buf, size_t size)
 {

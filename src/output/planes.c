@@ -2,14 +2,11 @@
 /* Feature planes: the channel names, the dispatched batch, and batches on threads (from
  * boards, FEN texts or piece bitboards). A thread that cannot start leaves its share to the
  * calling thread, so the output is always complete. */
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "backend.h"
 #include "fill/map_sets.h"
+#include "services/threads.h"
 
 /* clang-format off */
 static const char *const df__plane_names[DF_PLANES] = {
@@ -29,19 +26,10 @@ void df_attack_planes_batch(uint8_t *out, const df_board *boards, size_t n)
     df__backend_active()->attack_planes(out, boards, n);
 }
 
-unsigned df_hardware_threads(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return (unsigned)CPU_COUNT(&set);
-    const long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
-}
-
 /* Where a job's positions come from. */
 typedef enum { DF__FROM_BOARDS, DF__FROM_FENS, DF__FROM_ROWS } df__source;
 
-/* One thread's share: positions [begin, end) of a batch, read from one source. */
+/* A batch: its positions, read from one source, and where their planes go. */
 typedef struct df__job {
     df__source source;
     uint8_t *out;
@@ -51,7 +39,6 @@ typedef struct df__job {
     const size_t *lens;
     df_fen_flags flags;
     const df_position_rows *rows;
-    size_t begin, end, accepted;
 } df__job;
 
 /* Row i of rows as a board. */
@@ -72,22 +59,21 @@ static df_status df__board_of_row(df_board *b, const df_position_rows *rows, siz
  * batch call carries enough work to hide its dispatch. */
 enum { DF__BLOCK = 64 };
 
-static void *df__run_job(void *arg)
+/* Positions [begin, end) of the batch: their planes; returns those accepted. */
+static size_t df__run_job(void *arg, size_t begin, size_t end)
 {
-    df__job *j = arg;
+    const df__job *j = arg;
     const df__backend *be = df__backend_active();
     if (j->source == DF__FROM_BOARDS) {
-        be->attack_planes(j->out + j->begin * DF_PLANE_BYTES, j->boards + j->begin,
-                          j->end - j->begin);
-        j->accepted = j->end - j->begin;
-        return NULL;
+        be->attack_planes(j->out + begin * DF_PLANE_BYTES, j->boards + begin, end - begin);
+        return end - begin;
     }
     df_board block[DF__BLOCK];
-    size_t i = j->begin;
-    while (i < j->end) {
+    size_t i = begin, accepted = 0;
+    while (i < end) {
         /* Valid positions are gathered into the block; each run of them is flushed. */
         size_t first = i, count = 0;
-        while (i < j->end && count < DF__BLOCK) {
+        while (i < end && count < DF__BLOCK) {
             bool good;
             if (j->source == DF__FROM_FENS)
                 good = df_fen_parse(&block[count], j->fens[i], j->lens[i], j->flags, NULL) == DF_OK;
@@ -103,40 +89,16 @@ static void *df__run_job(void *arg)
             i++;
         }
         if (count) be->attack_planes(j->out + first * DF_PLANE_BYTES, block, count);
-        j->accepted += count;
-    }
-    return NULL;
-}
-
-/* Splits [0, n) into one contiguous share per thread and runs them; returns the positions
- * accepted. */
-static size_t df__run_shared(df__job proto, size_t n, unsigned threads)
-{
-    if (threads == 0) threads = df_hardware_threads();
-    if (threads > 256) threads = 256;
-    if ((size_t)threads > (n + DF__BLOCK - 1) / DF__BLOCK)
-        threads = (unsigned)((n + DF__BLOCK - 1) / DF__BLOCK);
-    if (threads < 1) threads = 1;
-    df__job jobs[256];
-    pthread_t tid[256];
-    bool started[256] = {false};
-    for (unsigned t = 0; t < threads; t++) {
-        jobs[t] = proto;
-        jobs[t].begin = n * t / threads;
-        jobs[t].end = n * (t + 1) / threads;
-        jobs[t].accepted = 0;
-        if (t > 0) started[t] = pthread_create(&tid[t], NULL, df__run_job, &jobs[t]) == 0;
-    }
-    df__run_job(&jobs[0]);
-    size_t accepted = jobs[0].accepted;
-    for (unsigned t = 1; t < threads; t++) {
-        if (started[t])
-            pthread_join(tid[t], NULL);
-        else
-            df__run_job(&jobs[t]);
-        accepted += jobs[t].accepted;
+        accepted += count;
     }
     return accepted;
+}
+
+/* The batch on threads, each a contiguous share of at least a block; returns the positions
+ * accepted. */
+static size_t df__run_shared(df__job job, size_t n, unsigned threads)
+{
+    return df__parallel_for(n, DF__BLOCK, threads, df__run_job, &job);
 }
 
 df_status df_attack_planes_batch_mt(uint8_t *out, const df_board *boards, size_t n,

@@ -41,7 +41,7 @@ static void df__range_feed(df__range_lexer *x, const char *p, size_t n)
     x->fed += n;
 }
 
-df_status df_pgn_find_cuts(df_pgn_source *src, const uint64_t *targets, size_t n, df_pgn_cut *cuts)
+df_status df_pgn_find_cuts(df_source *src, const uint64_t *targets, size_t n, df_pgn_cut *cuts)
 {
     if (!src || (n && (!targets || !cuts))) return DF_ERR_ARGUMENT;
     for (size_t k = 1; k < n; k++)
@@ -63,7 +63,7 @@ df_status df_pgn_find_cuts(df_pgn_source *src, const uint64_t *targets, size_t n
     uint64_t base = 0;
     df_status status = DF_OK;
     for (;;) {
-        const long got = df_pgn_source_read(src, buf + keep, DF__RANGE_BLOCK);
+        const long got = df_source_read(src, buf + keep, DF__RANGE_BLOCK);
         if (got < 0) {
             status = DF_ERR_IO;
             break;

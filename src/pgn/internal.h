@@ -3,7 +3,22 @@
 #ifndef DF_SRC_PGN_INTERNAL_H
 #define DF_SRC_PGN_INTERNAL_H
 
+#include <string.h>
+
 #include "dirfill.h"
+
+/* The index of the first tag of g named name[0, n), or -1 (the reader's lookups, inlined, and
+ * df_pgn_tag_value's). */
+static inline int df__pgn_tag_index(const df_pgn_game *g, const char *name, size_t n)
+{
+    /* The first byte before a call to memcmp: names of one length mostly differ there (White,
+     * Black, Event, Round). */
+    for (uint32_t i = 0; i < g->ntags; i++)
+        if (g->tags[i].name_len == n && n && g->tags[i].name[0] == name[0] &&
+            !memcmp(g->tags[i].name, name, n))
+            return (int)i;
+    return -1;
+}
 
 /* The index the reader's next game will get. */
 uint64_t df__pgn_next_game(const df_pgn_reader *r);

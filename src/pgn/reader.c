@@ -161,26 +161,6 @@ bool df__pgn_cut_ok(const df_pgn_reader *r)
 
 bool df_pgn_reader_between_games(const df_pgn_reader *r) { return !r->open && r->state == ST_OUT; }
 
-/* The index of the first tag of g named name[0, n), or -1. */
-static int tag_index(const df_pgn_game *g, const char *name, size_t n)
-{
-    /* The first byte before a call to memcmp: names of one length mostly differ there (White,
-     * Black, Event, Round). */
-    for (uint32_t i = 0; i < g->ntags; i++)
-        if (g->tags[i].name_len == n && n && g->tags[i].name[0] == name[0] &&
-            !memcmp(g->tags[i].name, name, n))
-            return (int)i;
-    return -1;
-}
-
-const char *df_pgn_tag_value(const df_pgn_game *g, const char *name, uint32_t *len)
-{
-    const int i = tag_index(g, name, strlen(name));
-    if (i < 0) return NULL;
-    if (len) *len = g->tags[i].value_len;
-    return g->tags[i].value;
-}
-
 /* ---- the game ---- */
 
 /* The first error of the game stops its replay; the rest of it is only scanned. */
@@ -310,7 +290,7 @@ static void tags_done(df_pgn_reader *r, const df_pgn_visitor *v)
             r->replay = false;
         }
     }
-    const int fen_tag = tag_index(g, "FEN", 3);
+    const int fen_tag = df__pgn_tag_index(g, "FEN", 3);
     const char *fen = fen_tag < 0 ? NULL : g->tags[fen_tag].value;
     const uint64_t fen_line = fen_tag < 0 ? g->line : r->tag_line[fen_tag];
     flen = fen_tag < 0 ? 0 : g->tags[fen_tag].value_len;
@@ -563,7 +543,7 @@ static void tag_end(df_pgn_reader *r)
     /* A name repeated in one section: the first value stays (no reader of the game sees two),
      * and the game says so. */
     const char *name = r->arena + r->tag_start;
-    if (tag_index(g, name, r->name_len) >= 0) {
+    if (df__pgn_tag_index(g, name, r->name_len) >= 0) {
         if (!g->warning) {
             snprintf(r->warning, sizeof r->warning,
                      "tag %.*s repeated at line %llu: the first value is kept",
@@ -594,10 +574,10 @@ static void tag_name_done(df_pgn_reader *r, const df_pgn_visitor *v)
     if (!r->maybe_new_game) return;
     r->maybe_new_game = false;
     const df_pgn_game *g = &r->game;
-    bool split = tag_index(g, r->arena + r->tag_start, r->name_len) >= 0;
+    bool split = df__pgn_tag_index(g, r->arena + r->tag_start, r->name_len) >= 0;
     size_t roster = 0;
     while (!split && roster < sizeof df__roster / sizeof df__roster[0] &&
-           tag_index(g, df__roster[roster], strlen(df__roster[roster])) >= 0)
+           df__pgn_tag_index(g, df__roster[roster], strlen(df__roster[roster])) >= 0)
         roster++;
     if (!split && roster < sizeof df__roster / sizeof df__roster[0]) return;
     const uint32_t start = r->tag_start, n = r->name_len;

@@ -19,6 +19,7 @@
 
 #include "dirfill.h"
 #include "internal.h"
+#include "services/threads.h"
 
 enum {
     DF__BLOCK = 1 << 20,        /* bytes read from the source at a time */
@@ -410,7 +411,7 @@ static df_status df__serial_feed(df__serial_run *s, const char *data, size_t n, 
 /* Reads first[0, nfirst) and then the rest of the source on this thread with r (threads = 1,
  * or after a game too big for a segment: rare enough that the rest of such an input is read
  * here), sinks delivered as it goes. */
-static df_status df__serial(df_pgn_source *src, const df_pgn_sinks *sinks, df_pgn_reader *r,
+static df_status df__serial(df_source *src, const df_pgn_sinks *sinks, df_pgn_reader *r,
                             const char *first, size_t nfirst, char *block, df_pgn_stats *totals)
 {
     /* Each sink's games count from 0, as in a segment. */
@@ -419,7 +420,7 @@ static df_status df__serial(df_pgn_source *src, const df_pgn_sinks *sinks, df_pg
     df_status status = df__serial_feed(&s, first, nfirst, true, NULL);
     size_t kept = 0; /* block[0, kept): read, not fed yet (the tail after the last piece) */
     while (status == DF_OK) {
-        const long n = df_pgn_source_read(src, block + kept, DF__SERIAL_READ);
+        const long n = df_source_read(src, block + kept, DF__SERIAL_READ);
         if (n <= 0) {
             /* What was read before an error is read too, as the threads do: its games, and the
              * one the error cuts short as an error of its own. */
@@ -446,12 +447,11 @@ static df_status df__serial(df_pgn_source *src, const df_pgn_sinks *sinks, df_pg
     return status;
 }
 
-df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, const df_pgn_filter *filter,
+df_status df_pgn_read_threaded(df_source *src, unsigned flags, const df_pgn_filter *filter,
                                unsigned threads, const df_pgn_sinks *sinks, df_pgn_stats *stats)
 {
     if (!src || !sinks || !sinks->open || !sinks->deliver || !sinks->drop) return DF_ERR_ARGUMENT;
-    if (threads == 0) threads = df_hardware_threads();
-    if (threads > 256) threads = 256;
+    threads = df__threads_resolve(threads);
     char *block = malloc(DF__BLOCK);
     if (!block) return DF_ERR_IO;
     df__run run;
@@ -493,7 +493,7 @@ df_status df_pgn_read_threaded(df_pgn_source *src, unsigned flags, const df_pgn_
             run.status = DF_ERR_IO;
             break;
         }
-        const long n = df_pgn_source_read(src, pending.buf + pending.len, DF__BLOCK);
+        const long n = df_source_read(src, pending.buf + pending.len, DF__BLOCK);
         if (n <= 0) {
             if (n < 0) status = DF_ERR_IO;
             df__cut(&run, &pending, pending.len, true);

@@ -74,7 +74,7 @@ const char *dft_backend_at(size_t i);
 /* Makes every dispatched call use the named backend (any of dft_backend_at). */
 void dft_use(const char *name);
 
-/* The lookup rule (src/lookup/dispatch.c) for a CPU described by hand: vendor 0 other,
+/* The lookup rule (src/lookup/lookup.c) for a CPU described by hand: vendor 0 other,
  * 1 Intel, 2 AMD; family as cpuid displays it. Whether PEXT counts as fast there, and the
  * name of the method "auto" picks. */
 bool dft_pext_is_fast(int vendor, unsigned family, bool bmi2);
@@ -101,7 +101,7 @@ dft_epd *dft_epd_load(const char *name, size_t *count);
  * heap buffers aligned exactly as a caller's malloc or numpy may give them. Free *base. */
 void *dft_alloc_at(size_t size, size_t offset, void **base);
 
-/* Memory read through a function (df_pgn_source_from_function, df_nnue_reader_from_function):
+/* Memory read through a function (df_source_from_function, df_nnue_reader_from_function):
  * at most piece bytes a read (0: all that is asked), and an error (-1) from byte fail_at on
  * (DFT_NEVER: none). */
 enum { DFT_NEVER = -1 };

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* PGN input (pgn.h): a file or standard input, decompressed as it is read when its name ends in
+/* Bytes in (source.h): a file or standard input, decompressed as it is read when its name ends in
  * .zst (libzstd's streaming API) or .gz (zlib's inflate, gzip header, concatenated members). A
  * stream that ends before its last frame or member, or does not decode, is an error, never a
  * hang or a short success. A pipe, FIFO, socket or terminal is read with read(2) for what it
  * has, after poll(2) says there is something: a read that waits for a writer can then be
- * interrupted (df_pgn_source_set_interrupt). */
+ * interrupted (df_source_set_interrupt). */
 #define _POSIX_C_SOURCE 200809L /* fdopen, fileno, poll */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dirfill.h"
+#include "dirfill/source.h"
 
 #ifdef DF_HAVE_ZSTD
 #include <zstd.h>
@@ -32,7 +32,7 @@ enum { DF__INPUT = 1 << 17 };
  * longest a stop request waits for a read. */
 enum { DF__POLL_MS = 20 };
 
-struct df_pgn_source {
+struct df_source {
     long (*function)(void *ctx, char *buf, size_t size); /* DF__FUNCTION */
     void *function_ctx;
     FILE *file;
@@ -61,7 +61,7 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
-df_status df_pgn_source_open(df_pgn_source **out, const char *path)
+df_status df_source_open(df_source **out, const char *path)
 {
     if (!out || !path) return DF_ERR_ARGUMENT;
     *out = NULL;
@@ -74,7 +74,7 @@ df_status df_pgn_source_open(df_pgn_source **out, const char *path)
 #ifndef DF_HAVE_ZLIB
     if (codec == DF__GZIP) return DF_ERR_UNSUPPORTED;
 #endif
-    df_pgn_source *s = calloc(1, sizeof *s);
+    df_source *s = calloc(1, sizeof *s);
     if (!s) return DF_ERR_IO;
     s->codec = codec;
     const bool stdin_ = !strcmp(path, "-");
@@ -101,14 +101,14 @@ df_status df_pgn_source_open(df_pgn_source **out, const char *path)
         return DF_ERR_IO;
     }
     if (codec != DF__PLAIN && !(s->in = malloc(DF__INPUT))) {
-        df_pgn_source_close(s);
+        df_source_close(s);
         return DF_ERR_IO;
     }
 #ifdef DF_HAVE_ZSTD
     if (codec == DF__ZSTD) {
         s->zstd = ZSTD_createDStream();
         if (!s->zstd || ZSTD_isError(ZSTD_initDStream(s->zstd))) {
-            df_pgn_source_close(s);
+            df_source_close(s);
             return DF_ERR_IO;
         }
         s->frame_left = 0;
@@ -118,7 +118,7 @@ df_status df_pgn_source_open(df_pgn_source **out, const char *path)
     if (codec == DF__GZIP) {
         /* 15 + 16: a gzip header and trailer. */
         if (inflateInit2(&s->gz, 15 + 16) != Z_OK) {
-            df_pgn_source_close(s);
+            df_source_close(s);
             return DF_ERR_IO;
         }
         s->gz_ready = true;
@@ -129,14 +129,14 @@ df_status df_pgn_source_open(df_pgn_source **out, const char *path)
     return DF_OK;
 }
 
-static long fail(df_pgn_source *s, const char *what)
+static long fail(df_source *s, const char *what)
 {
     snprintf(s->error, sizeof s->error, "%s", what);
     s->failed = true;
     return -1;
 }
 
-static bool interrupted(const df_pgn_source *s)
+static bool interrupted(const df_source *s)
 {
     return s->interrupt.requested && s->interrupt.requested(s->interrupt.ctx);
 }
@@ -145,7 +145,7 @@ static bool interrupted(const df_pgn_source *s)
  * With an interrupt, poll waits DF__POLL_MS at a time and a signal that stops poll or read is
  * no error (the interrupt says whether to stop); without one, poll waits as long as it takes.
  * -1: a read error (errno), or interrupted (s->failed). */
-static long read_stream(df_pgn_source *s, char *buf, size_t size)
+static long read_stream(df_source *s, char *buf, size_t size)
 {
     struct pollfd p = {fileno(s->file), POLLIN, 0};
     const bool interruptible = s->interrupt.requested != NULL;
@@ -159,7 +159,7 @@ static long read_stream(df_pgn_source *s, char *buf, size_t size)
 }
 
 /* Up to size bytes of the file as it is: 0 at its end, -1 with s->error set. */
-static long read_raw(df_pgn_source *s, char *buf, size_t size)
+static long read_raw(df_source *s, char *buf, size_t size)
 {
     long n;
     if (s->stream) {
@@ -181,7 +181,7 @@ static long read_raw(df_pgn_source *s, char *buf, size_t size)
 
 #if defined(DF_HAVE_ZSTD) || defined(DF_HAVE_ZLIB)
 /* More compressed input; false at the end of the file (or on an error, s->failed). */
-static bool refill(df_pgn_source *s)
+static bool refill(df_source *s)
 {
     if (s->pos < s->len) return true;
     s->pos = 0;
@@ -191,11 +191,10 @@ static bool refill(df_pgn_source *s)
 }
 #endif
 
-df_pgn_source *df_pgn_source_from_function(long (*read)(void *ctx, char *buf, size_t size),
-                                           void *ctx)
+df_source *df_source_from_function(long (*read)(void *ctx, char *buf, size_t size), void *ctx)
 {
     if (!read) return NULL;
-    df_pgn_source *s = calloc(1, sizeof *s);
+    df_source *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->codec = DF__FUNCTION;
     s->function = read;
@@ -203,12 +202,12 @@ df_pgn_source *df_pgn_source_from_function(long (*read)(void *ctx, char *buf, si
     return s;
 }
 
-void df_pgn_source_set_interrupt(df_pgn_source *s, const df_interrupt *in)
+void df_source_set_interrupt(df_source *s, const df_interrupt *in)
 {
     s->interrupt = in ? *in : (df_interrupt){NULL, NULL};
 }
 
-long df_pgn_source_read(df_pgn_source *s, char *buf, size_t size)
+long df_source_read(df_source *s, char *buf, size_t size)
 {
     if (s->failed) return -1;
     if (s->ended || size == 0) return 0;
@@ -287,11 +286,11 @@ long df_pgn_source_read(df_pgn_source *s, char *buf, size_t size)
     return fail(s, "unknown codec");
 }
 
-const char *df_pgn_source_error(const df_pgn_source *s) { return s && s->failed ? s->error : NULL; }
+const char *df_source_error(const df_source *s) { return s && s->failed ? s->error : NULL; }
 
-uint64_t df_pgn_source_consumed(const df_pgn_source *s) { return s->consumed; }
+uint64_t df_source_consumed(const df_source *s) { return s->consumed; }
 
-void df_pgn_source_close(df_pgn_source *s)
+void df_source_close(df_source *s)
 {
     if (!s) return;
     if (s->owned && s->file) fclose(s->file);

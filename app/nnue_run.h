@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* dirfill nnue: what its command line (nnue.c) and its PGN input (nnue_pgn.c) share. */
-#ifndef DIRFILL_APP_NNUE_H
-#define DIRFILL_APP_NNUE_H
+/* dirfill nnue: one run of the command (nnue_run.c), shared by its command line (nnue.c) and
+ * its PGN input (nnue_pgn.c): its options, and where its entries and errors go. */
+#ifndef DIRFILL_APP_NNUE_RUN_H
+#define DIRFILL_APP_NNUE_RUN_H
 
 #include "nnue_out.h"
 
@@ -24,10 +25,5 @@ bool nnue_take(nnue_run *run, const char *file, const df_nnue_entry *e, bool has
  * --json (key NULL: none), else a line on standard error. */
 void nnue_error(nnue_run *run, const char *file, const char *message, uint64_t offset,
                 const char *key, uint64_t where);
-
-/* The entries of a PGN file (nnue_pgn.c): each position before a move of a game with a
- * result, scored by that move's [%eval] (without one skipped unless no_eval_ok). Returns 0,
- * or EXIT_BAD_INPUT when the file cannot be read. */
-int nnue_read_pgn(nnue_run *run, const char *path);
 
 #endif
