@@ -48,7 +48,7 @@ expect_fail docs "engine-layer fragment does not compile" "$src/tests/doc-check.
 # layout-check: each rule on a copy of the tree that breaks it alone.
 layout_copy() { # name
   mkdir -p "$work/layout/$1/python/dirfill"
-  cp -r "$src/src" "$src/docs" "$work/layout/$1/"
+  cp -r "$src/src" "$src/app" "$src/cmdline" "$src/docs" "$work/layout/$1/"
   cp "$src/python/dirfill/_module.c" "$work/layout/$1/python/dirfill/"
 }
 layout_copy unnamed
@@ -60,6 +60,20 @@ expect_fail layout-intrinsic "src/chess/board.c" "$src/tests/layout-check.sh" "$
 layout_copy crowded
 for i in 1 2 3; do : >"$work/layout/crowded/src/extra$i.c"; done
 expect_fail layout-top "at most 8" "$src/tests/layout-check.sh" "$work/layout/crowded"
+layout_copy unnamed-file
+printf '/* SPDX-License-Identifier: MIT */\n' >"$work/layout/unnamed-file/app/extra.c"
+expect_fail layout-unnamed-file "does not name app/extra.c" "$src/tests/layout-check.sh" \
+  "$work/layout/unnamed-file"
+# A circle: the PGN tag lookup calling back into the reader.
+layout_copy circle
+printf 'void df__pgn_back(void) { df_pgn_reader_new(); }\n' >>"$work/layout/circle/src/pgn/tags.c"
+expect_fail layout-circle "src/pgn/tags.c uses df_pgn_reader_new of src/pgn/reader.c" \
+  "$src/tests/layout-check.sh" "$work/layout/circle"
+# An arrow to a layer below: the board code reading PGN.
+layout_copy downward
+printf 'void df__board_pgn(void) { df_pgn_reader_new(); }\n' >>"$work/layout/downward/src/chess/board.c"
+expect_fail layout-downward "src/chess/board.c (chess) uses df_pgn_reader_new of src/pgn/reader.c" \
+  "$src/tests/layout-check.sh" "$work/layout/downward"
 layout_copy module
 printf 'int dfpy_shared_helper(void) { return 0; }\n' >>"$work/layout/module/python/dirfill/_module.c"
 expect_fail layout-module "defines dfpy_shared_helper" "$src/tests/layout-check.sh" "$work/layout/module"
@@ -82,4 +96,4 @@ make -s -C "$work/fuzz" -f "$src/Makefile" fuzz-report >"$work/fuzz.log" 2>/dev/
 grep -q "^$(printf '1. e4 {\n' | base64 -w 0)\$" "$work/fuzz.log" ||
   { echo "FAIL: fuzz-report did not print the input:"; cat "$work/fuzz.log"; exit 1; }
 echo "fires: fuzz-report"
-echo "guards: 9 fired"
+echo "guards: 13 fired"
