@@ -5,7 +5,8 @@ import os
 
 import numpy as np
 
-from . import _dirfill, _next_batch, _Renamed
+from . import _dirfill
+from ._batches import _next_batch, _Renamed
 
 #: The formats by name, for ``format=``: what the C readers number them.
 _FORMATS = {"binpack": 0, "plain": 1, "bin": 2}

@@ -46,9 +46,12 @@ import numpy as np
 import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
-from . import (PLANES, POSITION_COLUMNS, SourceError, _check_columns, _dirfill, _Renamed,
-               _source_error, nnue_batches, pgn_cuts)
-from ._nnue import DEFAULT_FEATURES
+from . import _dirfill
+from ._batches import SourceError, _Renamed, _source_error
+from ._dirfill import pgn_cuts
+from ._nnue import DEFAULT_FEATURES, nnue_batches
+from ._pgn import POSITION_COLUMNS, _check_columns
+from ._planes import PLANES
 
 __all__ = ["PGNDataset", "NNUEDataset", "to_tensors"]
 
