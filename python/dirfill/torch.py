@@ -189,7 +189,7 @@ def _splittable(path):
 _DATASET_COLUMNS = POSITION_COLUMNS + ("planes", "file")
 
 
-def _share(rank, world):
+def _worker_share(rank, world):
     """(this worker's share, the number of shares): the worker of this DataLoader process (0 of
     1 outside one) of the rank of a distributed run (given, else torch.distributed's when it is
     initialized, else 0 of 1)."""
@@ -251,10 +251,6 @@ class PGNDataset(IterableDataset):
     def set_epoch(self, epoch):
         """Another order for the next pass when shuffling (the same epoch, the same order)."""
         self.epoch = epoch
-
-    def _share(self):
-        """(this worker's share, the number of shares)."""
-        return _share(self.rank, self.world_size)
 
     def shards(self, share, shares):
         """The parts share (of shares) reads: a list of (file index, path, (start, end, first
@@ -362,7 +358,7 @@ class PGNDataset(IterableDataset):
             held.append({k: v[order[full:]] for k, v in rows.items()})
 
     def __iter__(self):
-        share, shares = self._share()
+        share, shares = _worker_share(self.rank, self.world_size)
         batches = self._batches(share, shares)
         if self.shuffle_buffer > 0:
             rng = np.random.default_rng([self.seed, self.epoch, share, shares])
@@ -425,7 +421,7 @@ class NNUEDataset(IterableDataset):
         nnue_batches(self.sources, seed=seed, **self.options).close()
 
     def __iter__(self):
-        share, shares = _share(self.rank, self.world_size)
+        share, shares = _worker_share(self.rank, self.world_size)
         for k in itertools.count():
             given = 0
             it = nnue_batches(self.sources, rank=share, world_size=shares,
