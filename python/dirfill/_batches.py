@@ -35,7 +35,7 @@ class SourceError(OSError):
 
 
 #: The SourceError subclass of each OSError subclass (FileNotFoundError, ...), made on first use.
-_SOURCE_ERRORS = {}
+_SOURCE_ERROR_CLASSES = {}
 
 
 def _source_error(failed, positions=None):
@@ -44,9 +44,9 @@ def _source_error(failed, positions=None):
     kind = type(OSError(err, reason)) if err is not None else OSError
     cls = SourceError
     if kind is not OSError:  # FileNotFoundError, PermissionError, ...: that class too
-        cls = _SOURCE_ERRORS.get(kind)
+        cls = _SOURCE_ERROR_CLASSES.get(kind)
         if cls is None:
-            cls = _SOURCE_ERRORS[kind] = type(
+            cls = _SOURCE_ERROR_CLASSES[kind] = type(
                 "SourceError", (SourceError, kind),
                 {"__module__": SourceError.__module__, "__doc__": SourceError.__doc__})
     e = cls(err, reason, name)
@@ -71,7 +71,7 @@ def _next_batch(wrapper):
 
 #: Names the 0.5 readers no longer give, with what to use instead: asking for one fails loudly
 #: (a column whose meaning changed must not be read with the old one).
-_GONE = {
+_REMOVED_KEYS = {
     "stm": "'stm' (True: Black to move) was renamed 'turn' in 0.5, with the opposite meaning: "
            "turn is True when White is to move, as Board.turn and dirfill.WHITE",
     "plies": "stats 'plies' (moves replayed, in error games too) is gone in 0.5: 'positions' "
@@ -87,4 +87,4 @@ class _Renamed(dict):
     __module__ = "dirfill"
 
     def __missing__(self, key):
-        raise KeyError(_GONE.get(key, key) if isinstance(key, str) else key)
+        raise KeyError(_REMOVED_KEYS.get(key, key) if isinstance(key, str) else key)

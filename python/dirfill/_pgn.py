@@ -5,7 +5,7 @@ columns, all at once (:func:`pgn_positions`) or in batches of a fixed size
 from collections.abc import Mapping
 
 from . import _dirfill
-from ._batches import _GONE, _next_batch, _Renamed, _source_error
+from ._batches import _REMOVED_KEYS, _next_batch, _Renamed, _source_error
 
 #: pgn_positions' result for a game with no result ("*").
 RESULT_UNKNOWN = -128
@@ -77,8 +77,8 @@ def _check_columns(columns, known):
         raise TypeError("columns is a list of names, not %r" % (columns,))
     columns = list(columns)
     for c in columns:
-        if c in _GONE:
-            raise ValueError(_GONE[c])
+        if c in _REMOVED_KEYS:
+            raise ValueError(_REMOVED_KEYS[c])
         if c not in known:
             raise ValueError("columns: no column %r; the columns are %s"
                              % (c, ", ".join(known)))
@@ -92,7 +92,7 @@ POSITION_COLUMNS = ("pieces", "turn", "castling", "ep", "halfmove", "fullmove", 
 _BATCH_ENTRIES = POSITION_COLUMNS + ("uci", "planes", "headers", "errors", "skipped", "warnings")
 
 
-def _specs(source, byte_range=None, first_game=0, first_line=None):
+def _reader_specs(source, byte_range=None, first_game=0, first_line=None):
     """The (source, byte_range, first_game) list the C readers take: a list or tuple of sources
     is read in order, game numbers going on from one to the next; a byte range carries the line
     it begins on when it is known."""
@@ -163,7 +163,7 @@ def pgn_positions(source, *, threads=0, chess960=False, uci=False, byte_range=No
     A source that cannot be read to its end raises :class:`SourceError` once the others are
     read; its ``positions`` holds this dict, every row read.
     """
-    out = _dirfill._pgn_positions(_specs(source, byte_range, first_game, first_line),
+    out = _dirfill._pgn_positions(_reader_specs(source, byte_range, first_game, first_line),
                                   threads=threads, chess960=chess960, uci=uci, where=where,
                                   view=view, min_ply=min_ply, max_ply=max_ply,
                                   min_clock=min_clock, require_eval=require_eval)
@@ -216,15 +216,16 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
     ``close()`` the iterator, any number of times; threads that share it get distinct batches.
     """
     columns = _check_columns(columns, _BATCH_ENTRIES)
-    it = _dirfill._pgn_batches(_specs(source, byte_range, first_game, first_line), batch_size,
-                               threads=threads, planes=planes, chess960=chess960, uci=uci,
-                               where=where, headers=columns is None or "headers" in columns,
+    specs = _reader_specs(source, byte_range, first_game, first_line)
+    it = _dirfill._pgn_batches(specs, batch_size, threads=threads, planes=planes,
+                               chess960=chess960, uci=uci, where=where,
+                               headers=columns is None or "headers" in columns,
                                lazy_headers=True, view=view, min_ply=min_ply, max_ply=max_ply,
                                min_clock=min_clock, require_eval=require_eval)
-    return _Batches(it, columns)
+    return _PgnBatches(it, columns)
 
 
-class _Batches:
+class _PgnBatches:
     """pgn_batches' iterator: the tags of each batch as a _Headers mapping, only the columns
     asked for kept; once the reader is done, the sources it could not read as SourceError."""
 

@@ -15,7 +15,7 @@ from . import _dirfill
 PLANES = _dirfill._plane_names()
 
 
-def _check_errors(errors):
+def _check_errors_argument(errors):
     if errors not in ("raise", "mask"):
         raise ValueError('errors must be "raise" or "mask", not %r' % (errors,))
 
@@ -36,7 +36,7 @@ def attack_planes(fens, threads=0, errors="raise", *, chess960=False, out=None):
     being computed, whose message says how many rows of ``out`` were written: the rows after
     them are untouched (with a reused ``out``, they still hold the previous batch).
     """
-    _check_errors(errors)
+    _check_errors_argument(errors)
     planes, ok, first_bad = _dirfill._planes_from_fens(fens, threads, chess960=chess960, out=out)
     if errors == "mask":
         return planes, ok
@@ -70,7 +70,7 @@ def attack_planes_from_bitboards(pieces, *positional, turn=None, threads=0, erro
         raise TypeError("attack_planes_from_bitboards(pieces, turn=..., ...): turn, True when "
                         "White is to move (as Board.turn), is a keyword argument; the second "
                         "positional argument stm (True: Black to move) is gone since 0.5")
-    _check_errors(errors)
+    _check_errors_argument(errors)
     planes, ok = _dirfill._planes_from_rows(pieces, turn, threads, castling=castling, ep=ep,
                                             chess960=chess960, out=out)
     if errors == "mask":
