@@ -46,7 +46,7 @@ setup(
     ext_modules=[Extension(
         "dirfill._dirfill", ["dirfill/_module.c", "dirfill/_planes.c", "dirfill/_board.c",
                              "dirfill/_pgn.c", "dirfill/_source.c", "dirfill/_rows.c",
-                             "dirfill/_stream.c", "dirfill/_filter.c", "dirfill/_shm_batches.c", "dirfill/_nnue.c", "dirfill/_queue.c",
+                             "dirfill/_pgn_batches.c", "dirfill/_filter.c", "dirfill/_shm_batches.c", "dirfill/_nnue.c", "dirfill/_queue.c",
                              "dirfill/_common.c"],
         include_dirs=[os.path.join(ROOT, "include"), numpy.get_include()],
         # -O3 over Python's -O2: the per-position row writers' loops unrolled (fewer

@@ -64,12 +64,12 @@ int dfpy_board_of(PyObject *o, df_board *out);
 /* The types and functions of the other files, added to the module by PyInit__dirfill. */
 int dfpy_add_board(PyObject *module);
 int dfpy_add_pgn(PyObject *module);
-int dfpy_add_stream(PyObject *module);
+int dfpy_add_pgn_batches(PyObject *module);
 int dfpy_add_shm_batches(PyObject *module);
 int dfpy_add_nnue(PyObject *module);
 extern PyMethodDef dfpy_planes_methods[];
 extern PyMethodDef dfpy_pgn_methods[];
-extern PyMethodDef dfpy_stream_methods[];
+extern PyMethodDef dfpy_pgn_batches_methods[];
 extern PyMethodDef dfpy_shm_batches_methods[];
 extern PyMethodDef dfpy_nnue_methods[];
 

@@ -256,7 +256,7 @@ PyMODINIT_FUNC PyInit__dirfill(void)
     if (m && (PyModule_AddStringConstant(m, "__version__", df_version()) < 0 ||
               PyModule_AddIntConstant(m, "PERFT_MAX_DEPTH", DF_PERFT_MAX_DEPTH) < 0 ||
               add_methods(m, dfpy_planes_methods) < 0 || add_methods(m, dfpy_pgn_methods) < 0 ||
-              add_methods(m, dfpy_stream_methods) < 0 || dfpy_add_stream(m) < 0 ||
+              add_methods(m, dfpy_pgn_batches_methods) < 0 || dfpy_add_pgn_batches(m) < 0 ||
               add_methods(m, dfpy_nnue_methods) < 0 || dfpy_add_nnue(m) < 0 ||
               add_methods(m, dfpy_shm_batches_methods) < 0 || dfpy_add_shm_batches(m) < 0 ||
               dfpy_add_board(m) < 0 || dfpy_add_pgn(m) < 0))

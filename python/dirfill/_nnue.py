@@ -5,7 +5,8 @@ import os
 
 import numpy as np
 
-from . import _dirfill, _next_batch, _Renamed
+from . import _dirfill
+from ._batches import _next_batch, _Renamed
 
 #: The formats by name, for ``format=``: what the C readers number them.
 _FORMATS = {"binpack": 0, "plain": 1, "bin": 2}
@@ -29,7 +30,7 @@ def _format_of(source, format):
     return _FORMATS[format]
 
 
-def _share(rank, world_size):
+def _checked_rank_and_world_size(rank, world_size):
     """(rank, world_size) checked: both None (the whole input, 0 of 1) or both given."""
     if rank is None and world_size is None:
         return 0, 1
@@ -92,7 +93,7 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     if isinstance(sources, (str, bytes, os.PathLike)) or hasattr(sources, "read"):
         sources = [sources]
     specs = [(s, _format_of(s, format)) for s in sources]
-    rank, world_size = _share(rank, world_size)
+    rank, world_size = _checked_rank_and_world_size(rank, world_size)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
         raise ValueError("seed must be an int from 0 to 2**64 - 1, not %r" % (seed,))
     it = _dirfill._nnue_batches(specs, batch_size, features, skip, threads, rank, world_size,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* PGN for Python: games one by one (_PgnGames, which read_pgn wraps in dirfill.Game) and byte
  * ranges at game boundaries (pgn_split, for Dask; pgn_cuts, the threaded reader's exact cuts,
- * for splitting a file between workers). Positions as columns are _stream.c's. */
+ * for splitting a file between workers). Positions as columns are _pgn_batches.c's. */
 #include "_source.h"
 
 #include <stdint.h>

@@ -46,9 +46,12 @@ import numpy as np
 import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
-from . import (PLANES, POSITION_COLUMNS, SourceError, _check_columns, _dirfill, _Renamed,
-               _source_error, nnue_batches, pgn_cuts)
-from ._nnue import DEFAULT_FEATURES
+from . import _dirfill
+from ._batches import SourceError, _Renamed, _source_error
+from ._dirfill import pgn_cuts
+from ._nnue import DEFAULT_FEATURES, nnue_batches
+from ._pgn import POSITION_COLUMNS, _check_columns
+from ._planes import PLANES
 
 __all__ = ["PGNDataset", "NNUEDataset", "to_tensors"]
 
@@ -61,7 +64,7 @@ _SIGNED = {np.dtype(np.uint64): np.int64, np.dtype(np.uint32): np.int32,
            np.dtype(np.uint16): np.int16}
 
 
-def _numeric(batch):
+def _numeric_arrays(batch):
     """The numeric arrays of a batch, by name."""
     return {k: v for k, v in batch.items() if isinstance(v, np.ndarray) and v.dtype.kind in "biuf"}
 
@@ -73,7 +76,7 @@ def _tensor_type(dtype):
 
 def _tensor_views(batch):
     """The numeric arrays of a batch, each as the view a tensor takes."""
-    return {k: v.view(_tensor_type(v.dtype)) for k, v in _numeric(batch).items()}
+    return {k: v.view(_tensor_type(v.dtype)) for k, v in _numeric_arrays(batch).items()}
 
 
 def to_tensors(batch):
@@ -83,7 +86,7 @@ def to_tensors(batch):
     return _Renamed((k, torch.from_numpy(v)) for k, v in _tensor_views(batch).items())
 
 
-class _Shipped:
+class _SharedMemoryBatch:
     """A batch of a DataLoader worker, packed into a region of shared memory that the worker
     reuses: pickled to the main process as the region's place and the arrays' places, it
     becomes there a dict of tensors over that memory (no byte copied; the main process maps
@@ -94,7 +97,7 @@ class _Shipped:
     __slots__ = ("_handle", "_layout")
 
     def __init__(self, batch, planes=None):
-        arrays = _numeric(batch)
+        arrays = _numeric_arrays(batch)
         n = len(batch["file"])
         shape = (n, len(PLANES), 8, 8)
         room = n * len(PLANES) * 64 if planes else 0
@@ -127,7 +130,7 @@ class _Shipped:
 _MAPPINGS = {}
 
 
-def _held(pid, fd, mapping):
+def _worker_keeps_region(pid, fd, mapping):
     """Whether worker pid still keeps the region mapped (its fd names the same file)."""
     try:
         st = os.stat("/proc/%d/fd/%d" % (pid, fd))
@@ -141,14 +144,16 @@ def _held(pid, fd, mapping):
 def _forget_exited():
     """Drops the mappings of regions their workers no longer keep."""
     for where, (fd, _, m) in list(_MAPPINGS.items()):
-        if not _held(where[0], fd, m):
+        if not _worker_keeps_region(where[0], fd, m):
             del _MAPPINGS[where]
 
 
 os.register_at_fork(before=_forget_exited, after_in_child=_MAPPINGS.clear)
 
 
-def _mapping(where, size):
+def _region_mapping(where, size):
+    """The main process's mapping of the region where names: a region the worker keeps is
+    mapped once (kept in _MAPPINGS), another for this batch only."""
     if len(where) == 2:  # a region the worker does not keep: mapped for this batch only
         return _dirfill._shared_map(where[0].detach(), where[1], size)
     pid, slot, fd, key, dup = where
@@ -170,7 +175,7 @@ def _unpack(where, size, layout):
     """The batch of a worker's region as tensors over one lease of the main process's mapping
     (each tensor keeps the lease), made straight from it (torch.frombuffer: no numpy array in
     between)."""
-    lease = _mapping(where, size).lease()
+    lease = _region_mapping(where, size).lease()
     out = _Renamed()
     for name, dtype, count, shape, at in layout:
         t = torch.frombuffer(lease, dtype=getattr(torch, dtype), count=count, offset=at)
@@ -186,7 +191,7 @@ def _splittable(path):
 _DATASET_COLUMNS = POSITION_COLUMNS + ("planes", "file")
 
 
-def _share(rank, world):
+def _worker_share(rank, world):
     """(this worker's share, the number of shares): the worker of this DataLoader process (0 of
     1 outside one) of the rank of a distributed run (given, else torch.distributed's when it is
     initialized, else 0 of 1)."""
@@ -249,10 +254,6 @@ class PGNDataset(IterableDataset):
         """Another order for the next pass when shuffling (the same epoch, the same order)."""
         self.epoch = epoch
 
-    def _share(self):
-        """(this worker's share, the number of shares)."""
-        return _share(self.rank, self.world_size)
-
     def shards(self, share, shares):
         """The parts share (of shares) reads: a list of (file index, path, (start, end, first
         line) or None for the whole file, first game). Every byte of the input belongs to one
@@ -309,7 +310,7 @@ class PGNDataset(IterableDataset):
                 parts.append((i, path, (ca, cb, line), game))
         return parts
 
-    def _batches(self, share, shares):
+    def _batches_of_share(self, share, shares):
         parts = self.shards(share, shares)
         if not parts:
             return
@@ -359,8 +360,8 @@ class PGNDataset(IterableDataset):
             held.append({k: v[order[full:]] for k, v in rows.items()})
 
     def __iter__(self):
-        share, shares = self._share()
-        batches = self._batches(share, shares)
+        share, shares = _worker_share(self.rank, self.world_size)
+        batches = self._batches_of_share(share, shares)
         if self.shuffle_buffer > 0:
             rng = np.random.default_rng([self.seed, self.epoch, share, shares])
             batches = self._shuffled(batches, rng)
@@ -369,17 +370,17 @@ class PGNDataset(IterableDataset):
         planes = self.planes and (self.columns is None or "planes" in self.columns)
         worker = get_worker_info() is not None
         for batch in batches:
-            compute = functools.partial(self._planes, batch) if planes else None
+            compute = functools.partial(self._batch_planes, batch) if planes else None
             if self.columns is not None:
                 batch = {k: v for k, v in batch.items() if k in self.columns or k == "file"}
             if worker:  # to the main process through shared memory
-                yield _Shipped(batch, compute)
+                yield _SharedMemoryBatch(batch, compute)
                 continue
             if compute:
                 batch["planes"] = compute(None)
             yield to_tensors(batch)
 
-    def _planes(self, batch, out):
+    def _batch_planes(self, batch, out):
         """The planes of a batch's rows, into out (or a new array when None)."""
         return _dirfill._planes_from_rows(batch["pieces"], batch["turn"], self.threads,
                                           castling=batch["castling"], ep=batch["ep"],
@@ -422,7 +423,7 @@ class NNUEDataset(IterableDataset):
         nnue_batches(self.sources, seed=seed, **self.options).close()
 
     def __iter__(self):
-        share, shares = _share(self.rank, self.world_size)
+        share, shares = _worker_share(self.rank, self.world_size)
         for k in itertools.count():
             given = 0
             it = nnue_batches(self.sources, rank=share, world_size=shares,

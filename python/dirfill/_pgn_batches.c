@@ -878,15 +878,15 @@ static PyObject *py_pgn_positions(PyObject *unused, PyObject *args, PyObject *kw
     return out;
 }
 
-PyMethodDef dfpy_stream_methods[] = {{"_pgn_batches", (PyCFunction)(void (*)(void))py_pgn_batches,
-                                      METH_VARARGS | METH_KEYWORDS, NULL},
-                                     {"_decode_headers", dfpy_decode_headers, METH_O, NULL},
-                                     {"_pgn_positions",
-                                      (PyCFunction)(void (*)(void))py_pgn_positions,
-                                      METH_VARARGS | METH_KEYWORDS, NULL},
-                                     {NULL, NULL, 0, NULL}};
+PyMethodDef dfpy_pgn_batches_methods[] = {
+    {"_pgn_batches", (PyCFunction)(void (*)(void))py_pgn_batches, METH_VARARGS | METH_KEYWORDS,
+     NULL},
+    {"_decode_headers", dfpy_decode_headers, METH_O, NULL},
+    {"_pgn_positions", (PyCFunction)(void (*)(void))py_pgn_positions, METH_VARARGS | METH_KEYWORDS,
+     NULL},
+    {NULL, NULL, 0, NULL}};
 
-int dfpy_add_stream(PyObject *module)
+int dfpy_add_pgn_batches(PyObject *module)
 {
     (void)module; /* the iterator type is internal: pgn_batches returns it */
     return PyType_Ready(&Batches_Type);
