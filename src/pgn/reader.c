@@ -277,8 +277,9 @@ static void tags_done(df_pgn_reader *r, const df_pgn_visitor *v)
         r->replay = false;
         return;
     }
-    uint32_t vlen = 0, flen = 0;
-    const char *variant = df_pgn_tag_value(g, "Variant", &vlen);
+    const int variant_tag = df__pgn_tag_index(g, "Variant", 7);
+    const char *variant = variant_tag < 0 ? NULL : g->tags[variant_tag].value;
+    uint32_t vlen = variant_tag < 0 ? 0 : g->tags[variant_tag].value_len, flen = 0;
     g->chess960 = (r->flags & DF_PGN_CHESS960) != 0;
     if (variant && vlen) {
         if (value_in(variant, vlen, df__chess960_names))
