@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """NNUE training data to numpy, measured against the C path.
 
-    bench/python/nnue.py FILE [--features SET] [--batch-size B] [--times K] [--repeat N]
-                              [--threads T] [--cpu C]
+    build/venv/bin/python bench/python/nnue.py FILE [--features SET] [--batch-size B]
+                        [--times K] [--repeat N] [--threads T] [--cpu C]
 
 Entries per CPU second of `dirfill nnue --threads 1 --features SET FILE...` (the program reads
 FILE K times, computes every entry's rows and prints one line; CPU time of the process, its
