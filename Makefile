@@ -6,13 +6,16 @@
 
 # The C toolchain, SIMDe (the vector backends) and the compression libraries of the PGN reader.
 BUILD_DEPS  := cmake gcc libc6-dev make pkg-config libsimde-dev libzstd-dev zlib1g-dev
+# The Python package: python/setup.py builds the static library with CMake (so BUILD_DEPS),
+# then the extension against Debian's Python headers and numpy, in a venv of Debian's python3.
+PYTHON_DEPS := $(BUILD_DEPS) python3-dev python3-venv python3-pip python3-setuptools \
+               python3-wheel python3-numpy
 # The tests add cmocka, a second compiler and C++ (the header checks), clang-format (the
-# format check's own test), the Python stack of the package and its Dask example, doxygen (the
-# API reference is a test), librsvg's renderer (the SVG pictures are checked as pixels) and the
-# zstd and gzip programs (compressed test PGNs).
-TEST_DEPS   := $(BUILD_DEPS) libcmocka-dev g++ clang clang-format doxygen librsvg2-bin zstd gzip \
-               python3-dev python3-venv python3-pip python3-setuptools python3-wheel \
-               python3-numpy python3-pytest python3-dask python3-distributed
+# format check's own test), pytest and the Dask example's packages, doxygen (the API reference
+# is a test), librsvg's renderer (the SVG pictures are checked as pixels) and the zstd and gzip
+# programs (compressed test PGNs).
+TEST_DEPS   := $(PYTHON_DEPS) libcmocka-dev g++ clang clang-format doxygen librsvg2-bin zstd gzip \
+               python3-pytest python3-dask python3-distributed
 DOCS_DEPS   := doxygen
 # Debian's Python (the one its numpy and Dask packages belong to), whatever python3 is first
 # on PATH.
@@ -88,7 +91,7 @@ PYTHON_SOURCES := $(shell find include src cmake python/dirfill CMakeLists.txt p
 PYTHON_STAMP   := $(VENV)/.dirfill-installed
 python: $(PYTHON_STAMP)
 $(PYTHON_STAMP): $(PYTHON_SOURCES)
-	$(call ensure,$(TEST_DEPS))
+	$(call ensure,$(PYTHON_DEPS))
 	$(PYTHON) -m venv --system-site-packages $(VENV)
 	rm -rf python/build  # setuptools would reuse objects of another build's flags
 	$(VENV)/bin/python -m pip install -q --no-build-isolation --no-deps --force-reinstall ./python

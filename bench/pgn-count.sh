@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # dirfill pgn --count-by against --headers on the same file, one thread, side by side: the
-# count's speed as a share of the header-only read's (issue 48's goal: 0.9 or more).
+# count's speed as a share of the header-only read's (docs/performance.md has the goal).
 #
 #   usage: bench/pgn-count.sh [--runs N] [--fields LIST] FILE.pgn
 #

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Positions and feature planes of PGN files on a Dask cluster, in shards, in input order.
 
-    examples/dask_pgn.py INPUT... OUTDIR [--workers N] [--scheduler ADDRESS]
-                                         [--parts-per-file P] [--rows-per-shard R] [--overwrite]
+    build/venv/bin/python examples/dask_pgn.py INPUT... OUTDIR [--workers N] [--scheduler ADDRESS]
+                        [--parts-per-file P] [--rows-per-shard R] [--overwrite]
 
 Each INPUT is a PGN file, plain or compressed (.zst, .gz). A plain file is split into P byte
 ranges at exact game boundaries (dirfill.pgn_cuts, the threaded reader's rule; it lexes the

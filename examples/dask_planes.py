@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Feature planes of a FEN/EPD file on a Dask cluster, one .npy shard per partition.
 
-    examples/dask_planes.py INPUT OUTDIR [--workers N] [--scheduler ADDRESS]
-                                         [--blocksize BYTES] [--threads T] [--overwrite]
+    build/venv/bin/python examples/dask_planes.py INPUT OUTDIR [--workers N] [--scheduler ADDRESS]
+                        [--blocksize BYTES] [--threads T] [--overwrite]
 
 INPUT has one position a line (a FEN, or an EPD line whose operations after ';' are ignored;
 blank lines and lines starting with # are skipped). Dask reads it in partitions of about

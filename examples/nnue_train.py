@@ -4,8 +4,8 @@
 dirfill.torch.NNUEDataset: the loop nnue-pytorch runs, with dirfill's loader in place of its
 own.
 
-    examples/nnue_train.py [FILE...] [--games N] [--steps S] [--batch B] [--workers W]
-                           [--threads T] [--skip] [--seed K] [--lr R]
+    build/venv/bin/python examples/nnue_train.py [FILE...] [--games N] [--steps S] [--batch B]
+                        [--workers W] [--threads T] [--skip] [--seed K] [--lr R]
 
 FILEs are .binpack, .plain or .bin (also .zst, .gz). Without them, N games are made by the
 project's generator (dirfill-pgn-make: random legal games with [%eval] comments) and turned

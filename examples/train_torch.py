@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """A small value network trained on PGN positions with PyTorch, on the CPU, from dirfill.torch.
 
-    examples/train_torch.py [PGN...] [--games N] [--steps S] [--batch B] [--workers W]
-                            [--threads T]
+    build/venv/bin/python examples/train_torch.py [PGN...] [--games N] [--steps S] [--batch B]
+                        [--workers W] [--threads T]
 
 Without PGN files, N games are made by the project's generator (dirfill-pgn-make, built next
 to the program by `make build`: random legal games with lichess-style [%eval] and [%clk]) into

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The API reference is complete: every public function has a doc comment, the README's snippet
-# is the example the tests build and docs/api.md's engine-layer fragment compiles, Doxygen builds the
-# reference from the headers with warnings as errors, and every public name of the headers
-# (functions, types, enumerators, macros; not the df__/DF__ internals) has an entry in the
-# generated index.
+# is the example the tests build, docs/api.md's engine-layer fragment and docs/nnue.md's reading
+# fragment compile, Doxygen builds the reference from the headers with warnings as errors, and
+# every public name of the headers (functions, types, enumerators, macros; not the df__/DF__
+# internals) has an entry in the generated index.
 #   usage: tests/doc-check.sh SOURCE_DIR OUTPUT_DIR
 set -euo pipefail
 root=${1:-.}
@@ -41,6 +41,17 @@ if ! printf '#include <dirfill.h>\nvoid fragment(df_board b);\nvoid fragment(df_
        "$fragment" | ${CC:-cc} -std=c11 -fsyntax-only -Wall -Wextra -Werror -Wno-unused-variable \
        -Wno-unused-but-set-variable -Iinclude -x c - 2>&1; then
   echo "docs/api.md's engine-layer fragment does not compile"
+  exit 1
+fi
+# docs/nnue.md's reading fragment compiles too, as the body of a function returning int: it
+# checks what df_nnue_reader_open returns, and an API change that leaves it behind fails here.
+fragment=$(awk '/^In C, `<dirfill.h>`/ {on = 1} on && /^```c/ {code = 1; next}
+                code && /^```/ {exit} code {print}' docs/nnue.md)
+[ -n "$fragment" ] || { echo "docs/nnue.md's reading fragment is missing"; exit 1; }
+if ! printf '#include <dirfill.h>\n#include <errno.h>\n#include <stdio.h>\n#include <string.h>\nint fragment(void);\nint fragment(void)\n{\n%s\n}\n' \
+       "$fragment" | ${CC:-cc} -std=c11 -fsyntax-only -Wall -Wextra -Werror -Wno-unused-variable \
+       -Wno-unused-but-set-variable -Iinclude -x c - 2>&1; then
+  echo "docs/nnue.md's reading fragment does not compile"
   exit 1
 fi
 if ! command -v doxygen >/dev/null; then

@@ -3,8 +3,10 @@
 # Installs dirfill the ways people do and builds outside consumers against each:
 #  - static and shared, the prefix given at install time (cmake --install --prefix P);
 #    consumers via find_package, via pkg-config (whose prefix follows the .pc file) and as
-#    C++17; only df_* symbols exported; the SONAME; nothing mentions SIMDe or cmocka; every
-#    source, the vector backends' too, builds under -Wpedantic;
+#    C++17; a program calling the PGN and NNUE readers linked with exactly
+#    `$(pkg-config --cflags --libs dirfill)`, as the README says, and run; only df_* symbols
+#    exported; the SONAME; nothing mentions SIMDe or cmocka; every source, the vector
+#    backends' too, builds under -Wpedantic;
 #  - the shared program: bin/dirfill runs with no LD_LIBRARY_PATH (RUNPATH $ORIGIN/../lib), and
 #    neither it nor the build tree's loads from the current directory (no empty RUNPATH element);
 #  - vendored by add_subdirectory: nothing of dirfill in the parent's install tree, the
@@ -76,10 +78,39 @@ for kind in static shared; do
   [ "$(cd "$includedir" && pwd -P)" = "$(cd "$prefix/include" && pwd -P)" ] ||
     fail "$kind: pkg-config's includedir $includedir is not $prefix/include"
   flags=$(pkg-config --cflags --libs dirfill)
-  [ "$kind" = static ] && flags="$flags $(pkg-config --libs --static dirfill)"
   cc -std=c11 -Wall -Wextra -Werror "$src/tests/consumer/consumer.c" -o "$work/$kind/pc" $flags \
     -Wl,-rpath,"$libdir"
   "$work/$kind/pc"
+
+  # The README's line, exactly: `cc ... $(pkg-config --cflags --libs dirfill)` links a program
+  # that calls the PGN and NNUE readers, whose code needs libzstd, zlib, threads and libm. A
+  # static library cannot bring them itself, so its dirfill.pc puts them in Libs (a shared one
+  # keeps them in Libs.private). The inputs are compressed the ways this build reads.
+  readers=$work/$kind/readers
+  mkdir -p "$readers"
+  printf '[Event "e"]\n[White "w"]\n[Black "b"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n' \
+    >"$readers/games.pgn"
+  printf 'fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nmove e2e4\nscore 20\nply 0\nresult 0\ne\n' \
+    >"$readers/entries.plain"
+  pgn=$readers/games.pgn
+  plain=$readers/entries.plain
+  private=$(cat "$work/$kind/build/dirfill-private-libs.txt")
+  if [[ " $private " == *" zstd "* ]] && command -v zstd >/dev/null; then
+    zstd -q "$pgn" && pgn=$pgn.zst
+  fi
+  if [[ " $private " == *" z "* ]] && command -v gzip >/dev/null; then
+    gzip -k "$plain" && plain=$plain.gz
+  fi
+  rpath=""
+  [ "$kind" = shared ] && rpath=-Wl,-rpath,$libdir # to run it; the link needs nothing more
+  # shellcheck disable=SC2046 # the flags are words, as a person's shell splits them
+  cc -std=c11 -Wall -Wextra -Werror "$src/tests/consumer/readers.c" -o "$readers/readers" \
+    $(pkg-config --cflags --libs dirfill) $rpath >"$readers/link.log" 2>&1 || {
+    cat "$readers/link.log" >&2
+    fail "$kind: a program calling the PGN and NNUE readers does not link with" \
+      "\$(pkg-config --cflags --libs dirfill) alone ($(pkg-config --libs dirfill))"
+  }
+  "$readers/readers" "$pgn" "$plain" || fail "$kind: the readers' program fails on $pgn and $plain"
 
   # C++17
   if command -v c++ >/dev/null; then
@@ -89,7 +120,7 @@ for kind in static shared; do
   else
     echo "SKIPPED C++17 check: no C++ compiler (apt-get install g++)"
   fi
-  echo "$kind: installed at install time into a prefix; find_package, pkg-config and C++17 consumers built and ran"
+  echo "$kind: installed at install time into a prefix; find_package, pkg-config (the readers with --libs alone) and C++17 consumers built and ran"
   unset PKG_CONFIG_PATH
 done
 

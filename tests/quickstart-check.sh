@@ -6,8 +6,9 @@
 # installed by an earlier root `apt-get install` line of that section, or come with an earlier
 # `make` target (the Makefile installs its BUILD_DEPS or TEST_DEPS itself), or be a path the
 # commands built. The Quick start's text must give the same install line with sudo for users
-# who are not root, and the package lists it names must be the Makefile's BUILD_DEPS and
-# TEST_DEPS, so the README and the Makefile stay in step.
+# who are not root, and the package lists it names must be the Makefile's BUILD_DEPS, what
+# PYTHON_DEPS adds to it, and together TEST_DEPS; the Python guide's by-hand install must install
+# PYTHON_DEPS: so the README, the guide and the Makefile stay in step.
 #   usage: tests/quickstart-check.sh SOURCE_DIR [SCRATCH_DIR]
 # SOURCE_DIR holds README.md and Makefile. With SCRATCH_DIR the check also runs on copies
 # broken on purpose (the prerequisite line removed, a clone without git, lists out of step)
@@ -93,13 +94,15 @@ install_packages() {
 
 check() { # dir
   local makefile=$1/Makefile failed=0 where file title
-  local build_deps test_deps
+  local build_deps python_deps test_deps python_own
   build_deps=$(make_var "$makefile" BUILD_DEPS | sort -u)
+  python_deps=$(make_var "$makefile" PYTHON_DEPS | sort -u)
   test_deps=$(make_var "$makefile" TEST_DEPS | sort -u)
-  if [ -z "$build_deps" ] || [ -z "$test_deps" ]; then
-    echo "FAIL: no BUILD_DEPS or TEST_DEPS in $makefile"
+  if [ -z "$build_deps" ] || [ -z "$python_deps" ] || [ -z "$test_deps" ]; then
+    echo "FAIL: no BUILD_DEPS, PYTHON_DEPS or TEST_DEPS in $makefile"
     return 1
   fi
+  python_own=$(comm -13 <(echo "$build_deps") <(echo "$python_deps"))
 
   # Where a person starts: the README's Quick start and Python section, the Python guide's
   # Installing, the Python package's README (file:section, no section for the whole file).
@@ -122,8 +125,10 @@ check() { # dir
         while [ ${#w[@]} -gt 0 ] && [[ ${w[0]} =~ ^[A-Za-z_][A-Za-z_0-9]*= ]]; do w=("${w[@]:1}"); done
         [ ${#w[@]} -gt 0 ] || continue
         local prog=${w[0]} pkg
+        # The system's own programs by their path (/usr/bin/python3) need their package too.
+        [[ $prog == /usr/bin/* || $prog == /bin/* ]] && prog=${prog##*/}
         if [[ $prog == */* ]]; then
-          continue # a path: something the commands built (venv/bin/python, build/release/...)
+          continue # a path: something the commands built (build/venv/bin/python, build/release/...)
         elif [[ $on_minbase == *" $prog "* ]]; then
           if [ "$prog" = apt-get ]; then
             local p
@@ -147,7 +152,8 @@ check() { # dir
           if [ "$prog" = make ] && [ ${#w[@]} -gt 1 ]; then
             # The target installs its own packages (the Makefile's `ensure`).
             case ${w[1]} in
-            test | test-* | python | python-*) have="$have$(words "$test_deps") " ;;
+            python) have="$have$(words "$python_deps") " ;;
+            test | test-* | python-*) have="$have$(words "$test_deps") " ;;
             *) have="$have$(words "$build_deps") " ;;
             esac
           fi
@@ -158,6 +164,18 @@ check() { # dir
         fi
       done < <(sed -e 's/&&/\n/g; s/||/\n/g; s/[;|]/\n/g' <<<"$line")
     done < <(code_lines <<<"$text")
+
+    # The Python guide's by-hand install installs what make python does.
+    if [ "$file" = docs/python.md ]; then
+      local got_python
+      got_python=$(tr ' ' '\n' <<<"$root_pkgs" | sed '/^$/d' | sort -u)
+      if [ "$got_python" != "$python_deps" ]; then
+        echo "FAIL: $at: its apt-get lines install not the Makefile's PYTHON_DEPS:" \
+          "missing '$(comm -13 <(echo "$got_python") <(echo "$python_deps") | xargs)'," \
+          "extra '$(comm -23 <(echo "$got_python") <(echo "$python_deps") | xargs)'"
+        failed=1
+      fi
+    fi
 
     [ "$title" = "Quick start" ] || continue
     local spans
@@ -177,17 +195,23 @@ check() { # dir
       failed=1
     fi
     # The package lists in the text (code spans of three or more package names) are the
-    # Makefile's: one is BUILD_DEPS, and together they are TEST_DEPS.
-    local lists="" one_is_build=0 span
+    # Makefile's: one is BUILD_DEPS, one what PYTHON_DEPS adds to it, and together TEST_DEPS.
+    local lists="" one_is_build=0 one_is_python=0 span
     while IFS= read -r span; do
       [[ $span =~ ^[a-z0-9][a-z0-9+.-]*([[:space:]]+[a-z0-9][a-z0-9+.-]*){2,}$ ]] || continue
       got=$(tr -s ' ' '\n' <<<"$span" | sed '/^$/d' | sort -u)
       [ "$got" = "$build_deps" ] && one_is_build=1
+      [ "$got" = "$python_own" ] && one_is_python=1
       lists="$lists$got"$'\n'
     done <<<"$spans"
     if [ $one_is_build = 0 ]; then
       echo "FAIL: README.md, Quick start: no package list of the text is the Makefile's BUILD_DEPS" \
         "'$(words "$build_deps")'"
+      failed=1
+    fi
+    if [ $one_is_python = 0 ]; then
+      echo "FAIL: README.md, Quick start: no package list of the text is what the Makefile's" \
+        "PYTHON_DEPS adds to BUILD_DEPS '$(words "$python_own")'"
       failed=1
     fi
     got=$(sed '/^$/d' <<<"$lists" | sort -u)
@@ -207,16 +231,17 @@ echo "quickstart: the README's start-up lines name their prerequisites; lists ma
 
 # The check fires: each copy holds one fault, and the check must fail naming it.
 rm -rf "$scratch"
-expect_fail() { # name, expected message, sed scripts for README.md, [Makefile, python/README.md]
+expect_fail() { # name, expected message, sed scripts for README.md, [Makefile, python/README.md, docs/python.md]
   local name=$1 want=$2 dir=$scratch/$1
   mkdir -p "$dir"
   mkdir -p "$dir/python" "$dir/docs"
-  cp "$src/docs/python.md" "$dir/docs/"
   sed -e "$3" "$src/README.md" >"$dir/README.md"
   sed -e "${4:-}" "$src/Makefile" >"$dir/Makefile"
   sed -e "${5:-}" "$src/python/README.md" >"$dir/python/README.md"
+  sed -e "${6:-}" "$src/docs/python.md" >"$dir/docs/python.md"
   if cmp -s "$dir/README.md" "$src/README.md" && cmp -s "$dir/Makefile" "$src/Makefile" &&
-    cmp -s "$dir/python/README.md" "$src/python/README.md"; then
+    cmp -s "$dir/python/README.md" "$src/python/README.md" &&
+    cmp -s "$dir/docs/python.md" "$src/docs/python.md"; then
     echo "FAIL: $name: the fault could not be made (did the README change?)"
     exit 1
   fi
@@ -248,11 +273,16 @@ expect_fail sudo-line-out-of-step "the text's sudo line installs" \
   "$qs{s/sudo apt-get install -y make/sudo apt-get install -y/}"
 expect_fail python-without-make "README.md, Python: 'make python' runs make before any line installs" \
   '/^## Python/,/^## /{/^apt-get update && apt-get install -y make /d}'
-# shellcheck disable=SC2016 # $(BUILD_DEPS): the Makefile's text, matched as it is
+# shellcheck disable=SC2016 # $(PYTHON_DEPS): the Makefile's text, matched as it is
 expect_fail makefile-adds-package "missing 'libfoo-dev'" "" \
-  's/^TEST_DEPS   := $(BUILD_DEPS) /&libfoo-dev /'
+  's/^TEST_DEPS   := $(PYTHON_DEPS) /&libfoo-dev /'
+# shellcheck disable=SC2016 # $(BUILD_DEPS): the Makefile's text, matched as it is
+expect_fail python-deps-out-of-step "no package list of the text is what the Makefile's PYTHON_DEPS adds" "" \
+  's/^PYTHON_DEPS := $(BUILD_DEPS) /&libfoo-dev /'
+expect_fail python-guide-drops-package "docs/python.md, Installing: its apt-get lines install not the Makefile's PYTHON_DEPS: missing 'python3-numpy'" \
+  "" "" "" '/^## Installing/,/^## /{s/ python3-numpy$//}'
 expect_fail readme-drops-package "no package list of the text is the Makefile's BUILD_DEPS" \
   "$qs{s/libsimde-dev//}"
 expect_fail python-readme-without-make "python/README.md, the whole file: 'make python' runs make" \
   "" "" '/^apt-get update && apt-get install -y make /d'
-echo "quickstart: 9 faults fired"
+echo "quickstart: 11 faults fired"

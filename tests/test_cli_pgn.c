@@ -366,7 +366,7 @@ static void test_count_by_reference(void **state)
                 key_of(src->line[i], lists[k], key, sizeof key);
                 ref_add(&want, key, validate ? count_uci(src->line[i]) : 0);
             }
-            /* Threads 1, 2 and 4 for the fields, 1 and 4 for the others. */
+            /* Threads 1, 2 and 4 for the first list (Speed,EloBin), 1 and 4 for the others. */
             char *outs[3] = {NULL};
             static const char *const threads[] = {"1", "4", "2"};
             const int nthreads = k ? 2 : 3;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* dirfill nnue as scripts meet it: the issue's interface, each JSON line against the entry it
+/* dirfill nnue as scripts meet it: its interface (docs/cli.md), each JSON line against the entry it
  * was made from and the library's features, every input kind (.binpack, .plain, .bin, each
  * compressed, PGN with evaluations and mates, FEN lines), errors in input order, the same
  * output on 1, 2 and 4 threads, --write, and bad usage. */
@@ -239,7 +239,7 @@ static void test_errors_in_order(void **state)
     dft_entries_free(&second);
 }
 
-/* The score of the position before the move of ply i of game t, as the issue defines it,
+/* The score of the position before the move of ply i of game t, as docs/cli.md defines it,
  * computed here on its own: centipawns from the side to move's view, or a mate's 32000 minus
  * the plies to it from that position. */
 static int16_t expected_score(const pgngen_truth *t, uint32_t i, df_color stm)
@@ -338,7 +338,7 @@ static void test_pgn(void **state)
     cmd_text_free(&want_all);
 }
 
-/* Mates as the issue counts them, by hand: #N after the side to move's move is 2N + 1 plies
+/* Mates as docs/cli.md counts them, by hand: #N after the side to move's move is 2N + 1 plies
  * away, after the other side's 2N; #0 is the move's own mate; pawns round to centipawns. */
 static void test_pgn_scores(void **state)
 {

@@ -4,7 +4,8 @@
 (dirfill.Board), kept when the example engine, searching each to a fixed depth, scores it
 within a small margin of equal. Project-made data: no book of anyone else's.
 
-usage: make_openings.py ENGINE COUNT [--plies N] [--depth D] [--margin CP] [--seed S] > FILE.epd
+usage: build/venv/bin/python bench/match/make_openings.py ENGINE COUNT [--plies N] [--depth D]
+         [--margin CP] [--seed S] > FILE.epd
 """
 import argparse
 import random

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """NNUE training data to numpy, measured against the C path.
 
-    bench/python/nnue.py FILE [--features SET] [--batch-size B] [--times K] [--repeat N]
-                              [--threads T] [--cpu C]
+    build/venv/bin/python bench/python/nnue.py FILE [--features SET] [--batch-size B]
+                        [--times K] [--repeat N] [--threads T] [--cpu C]
 
 Entries per CPU second of `dirfill nnue --threads 1 --features SET FILE...` (the program reads
 FILE K times, computes every entry's rows and prints one line; CPU time of the process, its
@@ -11,9 +11,9 @@ start included) and of dirfill.nnue_batches over the same K files, batch_size B,
 (default 1: one thread computes the rows, the reader thread reads; CPU time of this process's
 threads over the iteration, every batch's arrays dropped as the loop goes on), taken in turn N
 times; medians of each and of the ratios of each pair. Everything runs on CPU C (default: the
-last this process may use): the vCPUs of a shared VM may run at different speeds (here 3.9
-against 5.8 M entries per CPU second of HalfKAv2_hm), and an unpinned pair's ratio then
-depends on where each one ran. FILE: a .binpack, .plain or .bin, e.g.
+last this process may use): the vCPUs of a shared VM may run at different speeds
+(docs/performance.md, "NNUE batches"), and an unpinned pair's ratio then depends on where each
+one ran. FILE: a .binpack, .plain or .bin, e.g.
 from `dirfill nnue --write games.binpack games.pgn`. Run `ps` first: the figures are only as
 good as the machine is quiet.
 """

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """PGN to numpy and to PyTorch, measured against the C reader.
 
+    build/venv/bin/python bench/python/pgn.py MODE ...   (the venv `make python` makes), MODE:
     bench/python/pgn.py speed FILE [--repeat N]      positions/s: `dirfill pgn --threads 1`,
                                                      pgn_batches (1 thread, 2 threads, planes),
                                                      pgn_positions (1 thread; and again in the

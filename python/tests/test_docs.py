@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: MIT
 """Every code block of README.md and docs/*.md runs as written, or says why it is not run.
 
-The rule (docs/testing.md): a fenced block is run as it stands, alone, in a scratch directory
-that holds every PGN file it names (games written here, rated so that its filters keep some):
-a ```python block in a fresh interpreter (no preamble: it imports what it uses), a ```sh block
-by bash with -e and pipefail (each command must succeed), with build/, tests/ and bench/ of
-this checkout linked there so that `build/release/dirfill`, `tests/data/...` and `bench/...` are
-where the docs say. Or the line before its fence marks it:
+The rule (docs/testing.md): a fenced block is run as it stands, alone, the way a newcomer runs
+it: from a fresh shell (HOME and the system's PATH only: no venv active, no PYTHONPATH, nothing
+of the interpreter running these tests), in a scratch directory that holds every PGN file it
+names (games written here, rated so that its filters keep some) and build/, tests/ and bench/ of
+this checkout linked there, so that `build/release/dirfill`, `build/venv/bin/python`,
+`tests/data/...` and `bench/...` are where the docs say. A ```python block names its interpreter
+on its first line, `# run in build/venv/bin/python`, and runs in that one, fresh (no preamble: it
+imports what it uses); a ```sh block runs by bash with -e and pipefail (each command must
+succeed), so a block that runs `python3` for dirfill fails as it would for a reader. Or the line
+before its fence marks it:
   <!-- fragment: WHY -->   not run, WHY saying why (an install, a benchmark of minutes, an
                            output format, a piece of a program that tests/doc-check.sh compiles)
   <!-- examples/FILE -->   the block is that file of examples/, word for word (the tests build
@@ -22,7 +26,6 @@ import itertools
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
@@ -35,6 +38,10 @@ PROGRAM = os.path.join(ROOT, "build", "release", "dirfill")
 FILE = re.compile(r"(?<![\w/.-])([\w-]+(?:\.[\w-]+)*\.pgn(?:\.zst|\.gz)?)(?![\w.])")
 MARK = re.compile(r"^<!-- (fragment: \S.*|examples/[\w./-]+) -->$")
 RUN = ("python", "sh")
+# A python block's first line: the interpreter it runs in, as the reader is told to run it.
+INTERPRETER = re.compile(r"^# run in (\S+)")
+# A new terminal's environment: HOME and the system's PATH, as `env -i` leaves them.
+PLAIN_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
 def parse(path, text):
@@ -63,14 +70,18 @@ def blocks():
 
 
 def problems(found):
-    """What is wrong with the blocks' marks: unmarked blocks that are not run, unknown marks,
-    example blocks that differ from their file."""
+    """What is wrong with the blocks' marks: unmarked blocks that are not run, python blocks
+    that do not name their interpreter, unknown marks, example blocks that differ from their
+    file."""
     out = []
     for b in found:
         mark = b["mark"]
         if mark is None and b["lang"] not in RUN:
             out.append("%s: a ```%s block neither run nor marked (<!-- fragment: WHY --> on the "
                        "line before its fence)" % (b["where"], b["lang"]))
+        elif mark is None and b["lang"] == "python" and not INTERPRETER.match(b["code"]):
+            out.append("%s: a ```python block that names no interpreter (its first line: "
+                       "# run in build/venv/bin/python)" % b["where"])
         elif mark and mark.startswith("examples/"):
             path = os.path.join(ROOT, mark)
             if not os.path.isfile(path) or open(path, encoding="utf-8").read() != b["code"]:
@@ -116,33 +127,72 @@ def loop_names(node):
     return names
 
 
+def fresh_shell(where):
+    """where as a reader's working directory: build/, tests/ and bench/ of this checkout linked
+    there; and the environment of a new terminal (a HOME of its own, the system's PATH)."""
+    for name in ("build", "tests", "bench"):
+        if not os.path.lexists(os.path.join(where, name)):
+            os.symlink(os.path.join(ROOT, name), os.path.join(where, name))
+    home = os.path.join(where, ".home")
+    os.makedirs(home, exist_ok=True)
+    return {"HOME": home, "PATH": PLAIN_PATH}
+
+
 def run_block(code, where):
-    """Runs one python block as a reader would paste it: afterwards the names its for-loops
-    bind at module level must be bound, and a block that writes into out/ must have written
-    something."""
+    """Runs one python block as a reader would paste it into the interpreter its first line
+    names, from a fresh shell: afterwards the names its for-loops bind at module level must be
+    bound, and a block that writes into out/ must have written something."""
+    named = INTERPRETER.match(code)
+    if not named:
+        return subprocess.CompletedProcess(code, 1, "", "the block names no interpreter: its "
+                                           "first line must be # run in build/venv/bin/python")
     write_inputs(code, where)
     loops = loop_names(ast.parse(code))
     check = "".join("assert %r in dir(), 'the loop over %s never ran'\n" % (v, v) for v in loops)
     if '"out/' in code:
         check += "import os\nassert os.listdir('out'), 'nothing written into out/'\n"
-    return subprocess.run([sys.executable, "-c", code + "\n" + check], cwd=where,
-                          capture_output=True, text=True, timeout=300)
+    # bash finds the interpreter as the reader's shell would: a path from where, a name on PATH.
+    return subprocess.run(["bash", "-c", 'exec "$0" -c "$1"', named.group(1), code + "\n" + check],
+                          cwd=where, env=fresh_shell(where), capture_output=True, text=True,
+                          timeout=300)
 
 
 def run_shell(code, where):
-    """Runs one sh block in where, with build/, tests/ and bench/ of this checkout linked there."""
+    """Runs one sh block in where from a fresh shell (fresh_shell)."""
     write_inputs(code, where)
-    for name in ("build", "tests", "bench"):
-        os.symlink(os.path.join(ROOT, name), os.path.join(where, name))
-    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
-    return subprocess.run(["bash", "-e", "-o", "pipefail", "-c", code], cwd=where, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(["bash", "-e", "-o", "pipefail", "-c", code], cwd=where,
+                          env=fresh_shell(where), capture_output=True, text=True, timeout=300)
 
 
 def test_every_block_is_run_or_marked():
     found = blocks()
     assert len(found) >= 20 and sum(b["lang"] == "python" for b in found) >= 5
     assert not problems(found), "\n".join(problems(found))
+
+
+def test_blocks_run_as_in_a_new_terminal(tmp_path):
+    """No venv, no PYTHONPATH, nothing of this interpreter reaches a block: `python3` there is
+    the system's, without dirfill, so a block that runs it for dirfill fails, and so does a
+    python block that names no interpreter or python3; the venv named by its path works."""
+    where = {k: tmp_path / k for k in "abcdef"}
+    for d in where.values():
+        d.mkdir()
+    bare = run_shell("python3 -c 'import dirfill'\n", str(where["a"]))
+    assert bare.returncode != 0 and "No module named 'dirfill'" in bare.stderr
+    named = run_block("# run in python3\nimport dirfill\n", str(where["b"]))
+    assert named.returncode != 0 and "No module named 'dirfill'" in named.stderr
+    unnamed = run_block("import dirfill\n", str(where["c"]))
+    assert unnamed.returncode != 0 and "names no interpreter" in unnamed.stderr
+    assert problems(parse(os.path.join(ROOT, "x.md"), "```python\nimport dirfill\n```\n"))
+    venv = run_shell("build/venv/bin/python -c 'import dirfill'\n", str(where["d"]))
+    assert venv.returncode == 0, venv.stderr
+    env = run_block("# run in build/venv/bin/python\nimport os\nassert not {'VIRTUAL_ENV', "
+                    "'PYTHONPATH', 'PYTHONHOME'} & set(os.environ), dict(os.environ)\n",
+                    str(where["e"]))
+    assert env.returncode == 0, env.stderr
+    shell_env = run_shell('[ "$PATH" = %s ] && [ -z "${VIRTUAL_ENV:-}" ]\n' % PLAIN_PATH,
+                          str(where["f"]))
+    assert shell_env.returncode == 0, shell_env.stderr
 
 
 def test_the_rule_catches_what_it_must():
@@ -190,11 +240,14 @@ def test_a_broken_block_fails(tmp_path):
     for d in where.values():
         d.mkdir()
     (where["c"] / "out").mkdir()
-    assert run_block("import dirfill\ndirfill.no_such_function()\n", str(where["a"])).returncode
-    empty = run_block("import dirfill\nfor g in dirfill.read_pgn('none.pgn', "
+    venv = "# run in build/venv/bin/python\n"
+    failing = run_block(venv + "import dirfill\ndirfill.no_such_function()\n", str(where["a"]))
+    assert failing.returncode != 0 and "no_such_function" in failing.stderr
+    empty = run_block(venv + "import dirfill\nfor g in dirfill.read_pgn('none.pgn', "
                       "where='WhiteElo>=9000'):\n    pass\n", str(where["b"]))
     assert empty.returncode != 0 and "never ran" in empty.stderr
-    silent = run_block('import numpy as np\nif False: np.save("out/x.npy", 0)\n', str(where["c"]))
+    silent = run_block(venv + 'import numpy as np\nif False: np.save("out/x.npy", 0)\n',
+                       str(where["c"]))
     assert silent.returncode != 0 and "nothing written" in silent.stderr
     assert run_shell("false\necho after\n", str(where["d"])).returncode != 0
     assert run_shell("false | true\n", str(where["e"])).returncode != 0

@@ -306,7 +306,7 @@ def test_docs_torch_block_runs(tmp_path):
         assert r.returncode == 0, "guide block:\n%s\n%s" % (code, r.stderr)
 
 
-# ---- the hand-over under forks, many workers, workers gone, pipes (issue 50) ----
+# ---- the hand-over under forks, many workers, workers gone, pipes ----
 
 @contextmanager
 def deadline(seconds):

@@ -6,7 +6,7 @@
 #define ORDER   "take a number, a date"
 
 const dft_bad_filter dft_bad_filters[] = {
-    /* The typos. */
+    /* Typos of operators, as people make them. */
     {"WhiteElo=>2000", OP_TYPO, "WhiteElo>=2000"},
     {"WhiteElo>=", "no value after the operator", NULL},
     /* Operators that are none. */

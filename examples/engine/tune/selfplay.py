@@ -5,7 +5,8 @@ thousands of games use bench/match/match.sh with fastchess: see examples/engine/
 dirfill.Board checks every move and ends the game (mate, stalemate, repetition, fifty moves,
 insufficient material); a game longer than --max-plies is a draw.
 
-    selfplay.py --games 100 --nodes 2000 --seed 1 --out games.pgn
+    build/venv/bin/python examples/engine/tune/selfplay.py --games 100 --nodes 2000 --seed 1
+        --out games.pgn
 
 Each game starts from a position of bench/match/openings.epd plus --random-plies random moves, both
 drawn with the seed, and the engine searches --nodes nodes a move; its score is written as

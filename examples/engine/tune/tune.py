@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Texel tuning of dfengine's evaluation on games in PGN.
 
-    tune.py GAMES.pgn [...] --out examples/engine/weights.h
+    build/venv/bin/python examples/engine/tune/tune.py GAMES.pgn [...]
+        --out examples/engine/weights.h
 
 The games are read with dirfill.pgn_batches (results and [%eval]s from the side to move's
 view, as the engine's evaluation is), the positions' features computed by the engine's own code (dfengine_features), the quiet positions kept (not in
