@@ -100,9 +100,20 @@ static const char *fen_line(df_nnue_entry *e, const char *s, size_t len, char *w
         if (n == 3) return "more than 4 tab-separated fields";
     }
     if (n != 4) return "not fen<TAB>score<TAB>ply<TAB>result";
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)s[i] < 0x20 && s[i] != '\t') {
+            snprintf(why, size, "control byte 0x%02x at byte %zu of the line", (unsigned char)s[i],
+                     i + 1);
+            return why;
+        }
     df_fen_error fe;
     if (df_fen_parse(&e->pos, field[0], flen[0], DF_FEN_STANDARD, &fe) != DF_OK) {
         snprintf(why, size, "bad FEN: %s", fe.message);
+        return why;
+    }
+    const int pieces = df_popcount(df_board_occupied(&e->pos));
+    if (pieces > DF_NNUE_PIECES_MAX) {
+        snprintf(why, size, "%d pieces (the formats hold at most %d)", pieces, DF_NNUE_PIECES_MAX);
         return why;
     }
     static const char *const names[3] = {"score", "ply", "result"};

@@ -141,6 +141,15 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
         add_error(s, g, "its plies run past 65535, an entry's limit", g->line);
         return DF_PGN_READ;
     }
+    /* Pieces are never added: the start holds the most any of its positions does. */
+    const int pieces = df_popcount(df_board_occupied(&g->start));
+    if (pieces > DF_NNUE_PIECES_MAX) {
+        char why[96];
+        snprintf(why, sizeof why, "its start holds %d pieces (the formats hold at most %d)", pieces,
+                 DF_NNUE_PIECES_MAX);
+        add_error(s, g, why, g->line);
+        return DF_PGN_READ;
+    }
     for (uint32_t k = 0; k < s->nplies; k++) {
         const df_pgn_ply *p = &s->plies[k];
         if (p->move == DF_MOVE_NONE) continue; /* a null move is no move to learn */

@@ -1044,36 +1044,58 @@ static void test_plain_hostile(void **state)
     (void)state;
     static const char good[] = "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
                                "move e2e4\nscore 20\nply 0\nresult 0\ne\n";
-    char longline[700];
-    memset(longline, 'x', sizeof longline);
-    memcpy(longline, "comment ", 8);
-    longline[sizeof longline - 1] = 0;
+/* A record's lines but its e, with line as its third. */
+#define RECORD_WITH(line) "fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nmove e1e2\n" line "ply 0\nresult 0\n"
     const struct {
         const char *text;
+        size_t len; /* 0: strlen */
         df_nnue_error_kind kind;
         unsigned line; /* of the error, 1-based */
     } cases[] = {
-        {"fen 8/8/8/8/8/8/8/8 w - - 0 1\nmove e2e4\nscore 0\nply 0\nresult 0\ne\n",
+        {"fen 8/8/8/8/8/8/8/8 w - - 0 1\nmove e2e4\nscore 0\nply 0\nresult 0\ne\n", 0,
          DF_NNUE_ERR_POSITION, 1},
-        {"fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nmove e1e3\nscore 0\nply 0\nresult 0\ne\n",
+        {"fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nmove e1e3\nscore 0\nply 0\nresult 0\ne\n", 0,
          DF_NNUE_ERR_ILLEGAL, 1},
-        {"fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nmove e1e2\nscore 40000\nply 0\nresult 0\ne\n",
-         DF_NNUE_ERR_FIELD, 3},
-        {"fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nmove e1e2\nscore 1\nply 0\nresult 2\ne\n",
+        {RECORD_WITH("score 40000\n") "e\n", 0, DF_NNUE_ERR_FIELD, 3},
+        {"fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nmove e1e2\nscore 1\nply 0\nresult 2\ne\n", 0,
          DF_NNUE_ERR_FIELD, 5},
-        {"fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nmove e1e2\nply 0\nresult 0\ne\n", DF_NNUE_ERR_FIELD,
+        {"fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nmove e1e2\nply 0\nresult 0\ne\n", 0, DF_NNUE_ERR_FIELD,
          1},
-        {NULL, DF_NNUE_ERR_FIELD, 2}, /* the long line */
+        /* More pieces than the formats hold: no row of nnue-pytorch's has room for them. */
+        {"fen rnbqkbnr/pppppppp/8/8/8/QQQQQQQQ/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nmove a3a4\n"
+         "score 0\nply 0\nresult 0\ne\n",
+         0, DF_NNUE_ERR_POSITION, 1},
+        /* A control byte inside a value, or a key, is no text: 12<NUL>3456 is not 12. */
+        {RECORD_WITH("score 12\0"
+                     "3456\n") "e\n",
+         sizeof RECORD_WITH("score 12\0"
+                            "3456\n") "e\n" -
+             1,
+         DF_NNUE_ERR_FIELD, 3},
+        /* A terminator that is not "e": the record is an error, the next one is read. */
+        {RECORD_WITH("score 1\n") "e\0junk\n", sizeof RECORD_WITH("score 1\n") "e\0junk\n" - 1,
+         DF_NNUE_ERR_FIELD, 6},
+        {"fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\0junk\nmove e1e2\nscore 1\nply 0\nresult 0\ne\n",
+         sizeof "fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\0junk\nmove e1e2\nscore 1\nply 0\nresult "
+                "0\ne\n" -
+             1,
+         DF_NNUE_ERR_FIELD, 1},
+        {NULL, 0, DF_NNUE_ERR_FIELD, 2}, /* a line too long under a key that is read */
     };
+#undef RECORD_WITH
+    char longline[700];
+    memset(longline, 'x', sizeof longline);
+    memcpy(longline, "score ", 6);
+    longline[sizeof longline - 1] = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         mem text = {0};
         if (cases[c].text) {
-            mem_put(&text, cases[c].text, strlen(cases[c].text));
+            mem_put(&text, cases[c].text, cases[c].len ? cases[c].len : strlen(cases[c].text));
         } else {
             static const char head[] = "fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n";
             mem_put(&text, head, sizeof head - 1);
             mem_put(&text, longline, strlen(longline));
-            static const char tail[] = "\nmove e1e2\nscore 1\nply 0\nresult 0\ne\n";
+            static const char tail[] = "\nmove e1e2\nply 0\nresult 0\ne\n";
             mem_put(&text, tail, sizeof tail - 1);
         }
         /* the byte where the error's line starts */
@@ -1083,7 +1105,6 @@ static void test_plain_hostile(void **state)
                 (size_t)((const unsigned char *)memchr(text.p + offset, '\n', text.len - offset) -
                          (text.p + offset)) +
                 1;
-        const size_t bad_len = text.len;
         mem_put(&text, "unknown key\n", 12);
         mem_put(&text, good, sizeof good - 1);
         readout r = read_all(DF_NNUE_PLAIN, text.p, text.len, 0);
@@ -1102,9 +1123,64 @@ static void test_plain_hostile(void **state)
         assert_int_equal(DF_NNUE_ERR_TRUNCATED, r.errors[0].kind);
         assert_int_equal(0, r.n);
         readout_free(&r);
-        (void)bad_len;
         free(text.p);
     }
+}
+
+/* Lines of keys dirfill does not read are passed over whatever their length or bytes: a 1 MiB
+ * comment of another program between two records, and inside one, loses neither. */
+static void test_plain_other_programs_lines(void **state)
+{
+    (void)state;
+    static const char record[] = "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+                                 "move e2e4\nscore 20\nply 0\nresult 0\ne\n";
+    const size_t big = 1u << 20;
+    char *comment = malloc(big);
+    assert_non_null(comment);
+    memset(comment, 'x', big);
+    memcpy(comment, "comment ", 8);
+    comment[big / 2] = '\0'; /* a control byte in a value nobody reads */
+    mem text = {0};
+    mem_put(&text, record, sizeof record - 1);
+    mem_put(&text, comment, big);
+    mem_put(&text, "\n", 1);
+    mem_put(&text, record, 61); /* the fen line */
+    mem_put(&text, comment, big);
+    mem_put(&text, "\n", 1);
+    mem_put(&text, record + 61, sizeof record - 1 - 61);
+    readout r = read_all(DF_NNUE_PLAIN, text.p, text.len, 0);
+    if (r.nerrors) fail_msg("%zu errors: %s", r.nerrors, r.errors[0].message);
+    assert_int_equal(2, r.n);
+    assert_int_equal(20, r.entries[1].score);
+    readout_free(&r);
+    free(text.p);
+    free(comment);
+}
+
+/* A Chess960 position whose rights are king e1/e8 and corner rooks (a game tagged Chess960 from
+ * the standard start) is written to .plain as KQkq, which dirfill and nnue-pytorch read. */
+static void test_plain_chess960_castling(void **state)
+{
+    (void)state;
+    df_nnue_entry e;
+    memset(&e, 0, sizeof e);
+    static const char start[] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_int_equal(DF_OK, df_fen_parse(&e.pos, start, strlen(start), DF_FEN_CHESS960, NULL));
+    assert_true(e.pos.chess960);
+    assert_int_equal(DF_OK, df_move_from_uci(&e.move, &e.pos, "g1f3", 4));
+    mem out = {0};
+    df_nnue_writer *w = df_nnue_writer_to_function(DF_NNUE_PLAIN, mem_write, &out);
+    assert_non_null(w);
+    assert_int_equal(DF_OK, df_nnue_write(w, &e, NULL));
+    assert_int_equal(DF_OK, df_nnue_writer_close(w));
+    assert_non_null(memmem(out.p, out.len, " w KQkq - 0 1\n", 14));
+    readout r = read_all(DF_NNUE_PLAIN, out.p, out.len, 0);
+    if (r.nerrors) fail_msg("%s", r.errors[0].message);
+    assert_int_equal(1, r.n);
+    assert_int_equal(DF_CASTLE_WK | DF_CASTLE_WQ | DF_CASTLE_BK | DF_CASTLE_BQ,
+                     r.entries[0].pos.castling);
+    readout_free(&r);
+    free(out.p);
 }
 
 /* A .bin record's bits, least significant first. */
@@ -1180,8 +1256,20 @@ static void test_bin_hostile(void **state)
         readout_free(&r);
         free(file.p);
     }
+    /* 40 pieces (white queens filling the third rank: 255 bits of the record's 256): more than
+     * any format's rows hold, refused as the .plain and .binpack readers refuse it. */
+    static const unsigned char forty[40] = {
+        0x08, 0xfe, 0xce, 0x9a, 0xeb, 0xbc, 0x31, 0xc6, 0x18, 0x63, 0x8c, 0x00, 0x00, 0x00,
+        0x29, 0xa5, 0x94, 0x52, 0x4a, 0x21, 0x84, 0x10, 0x42, 0x08, 0x67, 0x94, 0x54, 0xc6,
+        0x79, 0x40, 0x00, 0x00, 0x00, 0x00, 0x18, 0x04, 0x00, 0x00, 0x00, 0xff};
+    readout r = read_all(DF_NNUE_BIN, forty, sizeof forty, 0);
+    assert_int_equal(1, r.nerrors);
+    assert_int_equal(DF_NNUE_ERR_POSITION, r.errors[0].kind);
+    assert_non_null(strstr(r.errors[0].message, "40 pieces"));
+    assert_int_equal(0, r.n);
+    readout_free(&r);
     /* A cut record; an en-passant square nnue-pytorch's rule clears is cleared, silently. */
-    readout r = read_all(DF_NNUE_BIN, good.rec, 20, 0);
+    r = read_all(DF_NNUE_BIN, good.rec, 20, 0);
     assert_int_equal(1, r.nerrors);
     assert_int_equal(DF_NNUE_ERR_TRUNCATED, r.errors[0].kind);
     readout_free(&r);
@@ -1229,7 +1317,7 @@ static void test_writer_refusals(void **state)
     kinds[nbad++] = DF_NNUE_ERR_UNENCODABLE; /* .binpack: 8 bits; .bin: 7 */
     bad[nbad] = entry_at("rnbqkbnr/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w - - 0 1",
                          "a3a4", 0, 0, 0);
-    kinds[nbad++] = DF_NNUE_ERR_UNENCODABLE; /* 48 pieces */
+    kinds[nbad++] = DF_NNUE_ERR_POSITION; /* 48 pieces: more than any format's rows hold */
     for (int f = 0; f < DF_NNUE_FORMATS; f++) {
         mem with = {0}, without = {0};
         df_nnue_writer *w = df_nnue_writer_to_function((df_nnue_format)f, mem_write, &with);
@@ -1296,6 +1384,8 @@ int main(void)
         cmocka_unit_test(test_read_error),
         cmocka_unit_test(test_plain_and_bin_round_trip),
         cmocka_unit_test(test_plain_hostile),
+        cmocka_unit_test(test_plain_other_programs_lines),
+        cmocka_unit_test(test_plain_chess960_castling),
         cmocka_unit_test(test_bin_hostile),
         cmocka_unit_test(test_writer_refusals),
     };

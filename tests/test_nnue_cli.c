@@ -380,6 +380,35 @@ static void test_pgn_scores(void **state)
     unlink(path);
 }
 
+/* A game whose start holds more pieces than the formats do is an error of that game, its
+ * positions no entries; the game after it is read. */
+static void test_pgn_too_many_pieces(void **state)
+{
+    (void)state;
+    static const char pgn[] =
+        "[Event \"a\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/QQQQQQQQ/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n"
+        "[Result \"1-0\"]\n\n1. Qa3a4 { [%eval 0.2] } e5 { [%eval 0.3] } 1-0\n\n"
+        "[Event \"b\"]\n[Result \"1-0\"]\n\n1. e4 { [%eval 0.31] } 1-0\n";
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/dirfill-nnue-pieces-XXXXXX");
+    close(mkstemp(path));
+    unlink(path);
+    strcat(path, ".pgn");
+    dft_write_file(path, pgn, sizeof pgn - 1);
+    dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--json", path), "", 0, NULL);
+    assert_int_equal(1, r.status);
+    const char *second = strchr(r.out, '\n');
+    assert_non_null(second);
+    assert_true(json_valid(r.out, (size_t)(second - r.out)));
+    assert_non_null(strstr(r.out, "\"error\": \"game 0 at line 1: its start holds 40 pieces"));
+    assert_non_null(strstr(second, "\"move\":\"e2e4\""));
+    size_t lines = 0;
+    for (const char *c = r.out; (c = strchr(c, '\n')); c++) lines++;
+    assert_int_equal(2, lines); /* the error, then game b's one entry */
+    dft_done(&r);
+    unlink(path);
+}
+
 /* --fens: fen<TAB>score<TAB>ply<TAB>result lines answered in order, move "-"; a bad line is an
  * error object quoting it, and the lines after it are read. */
 static void test_fens(void **state)
@@ -412,18 +441,31 @@ static void test_fens(void **state)
     assert_int_equal(strlen(rest), strlen(after));
     assert_memory_equal(rest, after, strlen(rest));
     dft_done(&r);
-    static const char *const bad_lines[] = {
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1\t0\t0\n",        /* three fields */
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1\t40000\t0\t0\n", /* score out of range */
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1\t0\t0\t2\n",     /* result */
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1\t0\t0\t0\t0\n",  /* five fields */
+#define LINE(text)                                                                                 \
+    {                                                                                              \
+        text, sizeof text - 1                                                                      \
+    }
+    static const struct {
+        const char *text;
+        size_t len;
+    } bad_lines[] = {
+        LINE("4k3/8/8/8/8/8/8/4K3 w - - 0 1\t0\t0\n"),        /* three fields */
+        LINE("4k3/8/8/8/8/8/8/4K3 w - - 0 1\t40000\t0\t0\n"), /* score out of range */
+        LINE("4k3/8/8/8/8/8/8/4K3 w - - 0 1\t0\t0\t2\n"),     /* result */
+        LINE("4k3/8/8/8/8/8/8/4K3 w - - 0 1\t0\t0\t0\t0\n"),  /* five fields */
+        LINE("4k3/8/8/8/8/8/8/4K3 w - - 0 1\t1\0"
+             "0\t0\t0\n"), /* a NUL cuts no number */
+        LINE("4k3/8/8/8/8/8/8/4K3 w - - 0 1\0junk\t0\t0\t0\n"),
+        /* more pieces than the formats hold: a row of each perspective has room for 32 */
+        LINE("rnbqkbnr/pppppppp/8/8/8/QQQQQQQQ/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t0\t0\t0\n"),
     };
+#undef LINE
     for (size_t i = 0; i < sizeof bad_lines / sizeof *bad_lines; i++) {
-        r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--fens", "--json"), bad_lines[i],
-                    strlen(bad_lines[i]), NULL);
-        assert_int_equal(1, r.status);
-        assert_true(json_valid(r.out, r.out_len));
-        assert_non_null(json_find(r.out, r.out_len, "error", &(size_t){0}));
+        r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--fens", "--json"), bad_lines[i].text,
+                    bad_lines[i].len, NULL);
+        if (r.status != 1 || !json_valid(r.out, r.out_len) ||
+            !json_find(r.out, r.out_len, "error", &(size_t){0}))
+            fail_msg("line %zu: status %d, %s", i, r.status, r.out);
         dft_done(&r);
     }
     cmd_text_free(&in);
@@ -622,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_errors_in_order),
         cmocka_unit_test(test_pgn),
         cmocka_unit_test(test_pgn_scores),
+        cmocka_unit_test(test_pgn_too_many_pieces),
         cmocka_unit_test(test_fens),
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_usage),

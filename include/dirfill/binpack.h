@@ -47,6 +47,10 @@ extern "C" {
 
 /** The score of an entry that has none (Stockfish's VALUE_NONE). */
 #define DF_NNUE_SCORE_NONE 32002
+/** The most pieces a position of the formats holds: a `.binpack` stem's 32 nibbles, and what
+ *  nnue-pytorch's feature sets are sized for. Readers refuse a position with more (an error of
+ *  its record), and writers an entry. */
+#define DF_NNUE_PIECES_MAX 32
 /** The largest `.binpack` chunk a reader accepts (nnue-pytorch's cap, 100 MiB): a larger size
  *  field is an error, and no chunk costs more memory than this. */
 #define DF_BINPACK_CHUNK_MAX (100u << 20)
@@ -178,7 +182,9 @@ DF_API df_status df_nnue_writer_close(df_nnue_writer *w);
  *  (checks by other pieces are not looked at). Any board with one king per side. */
 DF_API df_square df_nnue_ep_square(const df_board *b);
 /** Writes b's FEN as the formats see it, the en-passant field df_nnue_ep_square's, into buf
- *  (DF_FEN_MAX bytes suffice). Returns the length, or the length it would need. */
+ *  (DF_FEN_MAX bytes suffice): castling as KQkq when its rights are king e1/e8 and corner rooks,
+ *  Chess960 or not (as nnue-pytorch writes them; other Chess960 rights, which no format holds,
+ *  as Shredder-FEN). Returns the length, or the length it would need. */
 DF_API size_t df_nnue_fen(char *buf, size_t size, const df_board *b);
 
 #ifdef __cplusplus

@@ -180,12 +180,6 @@ df_status df__binpack_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_e
         bp->last = *e;
         return DF_OK;
     }
-    if (df_popcount(df_board_occupied(&e->pos)) > 32) {
-        df__nnue_fail(err, DF_NNUE_ERR_UNENCODABLE, 0, 0,
-                      "%d pieces start a chain, whose stem holds 32",
-                      df_popcount(df_board_occupied(&e->pos)));
-        return DF_ERR_BOARD;
-    }
     if (e->ply > 0x3fff) {
         df__nnue_fail(err, DF_NNUE_ERR_UNENCODABLE, 0, 0,
                       "ply %u starts a chain, whose stem holds 14 bits of ply", e->ply);

@@ -34,10 +34,16 @@ df_square df_nnue_ep_square(const df_board *b)
     return DF_SQUARE_NONE;
 }
 
+/* Whether b's castling rights are standard chess's: king on e1/e8, rooks in the corners. */
+static bool standard_castling(const df_board *b);
+
 size_t df_nnue_fen(char *buf, size_t size, const df_board *b)
 {
     df_board shown = *b;
     shown.ep = (uint8_t)df_nnue_ep_square(b);
+    /* A Chess960 position whose rights are king e1/e8 and corner rooks is written as the formats
+     * hold it, KQkq, which every reader of .plain reads (nnue-pytorch's takes no other letters). */
+    if (standard_castling(b)) shown.chess960 = 0;
     return df_fen_format(buf, size, &shown, DF_FEN_STANDARD);
 }
 
@@ -77,7 +83,6 @@ void df__nnue_fail(df_nnue_error *err, df_nnue_error_kind kind, uint64_t offset,
     va_end(ap);
 }
 
-/* Whether b's castling rights are standard chess's: king on e1/e8, rooks in the corners. */
 static bool standard_castling(const df_board *b)
 {
     for (int r = 0; r < DF_CASTLE_RIGHTS; r++) {
@@ -95,7 +100,8 @@ const char *df__nnue_unwritable(const df_nnue_entry *e, df_nnue_error_kind *kind
 {
     *kind = DF_NNUE_ERR_POSITION;
     if (!df_board_is_valid(&e->pos)) return "not a valid board";
-    if (!df_board_playable(&e->pos)) return "the side not to move is in check";
+    const char *bad = df__nnue_position_error(&e->pos);
+    if (bad) return bad;
     *kind = DF_NNUE_ERR_UNENCODABLE;
     if (e->pos.chess960 && !standard_castling(&e->pos))
         return "a Chess960 castling right (the formats know only king e1/e8 with a corner rook)";
@@ -104,6 +110,19 @@ const char *df__nnue_unwritable(const df_nnue_entry *e, df_nnue_error_kind *kind
     *kind = DF_NNUE_ERR_FIELD;
     if (e->result < -1 || e->result > 1) return "its result is not -1, 0 or 1";
     *kind = DF_NNUE_ERR_NONE;
+    return NULL;
+}
+
+const char *df__nnue_position_error(const df_board *b)
+{
+    static char many[64]; /* written only for a count no board of the formats has */
+    const int pieces = df_popcount(df_board_occupied(b));
+    if (pieces > DF_NNUE_PIECES_MAX) {
+        snprintf(many, sizeof many, "%d pieces (the formats hold at most %d)", pieces,
+                 DF_NNUE_PIECES_MAX);
+        return many;
+    }
+    if (!df_board_playable(b)) return "the side not to move is in check";
     return NULL;
 }
 
@@ -129,6 +148,5 @@ const char *df__nnue_board(df_board *out, const df_board_parts *parts)
     }
     if (df_board_from_parts(out, parts) != DF_OK)
         return "an en-passant square not behind the pawn that made it";
-    if (!df_board_playable(out)) return "the side not to move is in check";
-    return NULL;
+    return df__nnue_position_error(out);
 }

@@ -19,6 +19,10 @@ void df__nnue_fail(df_nnue_error *err, df_nnue_error_kind kind, uint64_t offset,
  * and rook in a corner, the move is not legal, the result not -1, 0 or 1. *kind gets the kind. */
 const char *df__nnue_unwritable(const df_nnue_entry *e, df_nnue_error_kind *kind);
 
+/* Why a parsed board is no position of the formats (NULL: it is one): the side not to move in
+ * check, or more than DF_NNUE_PIECES_MAX pieces. */
+const char *df__nnue_position_error(const df_board *b);
+
 /* The board of a reader's position from its parts, as the formats hold positions (standard
  * chess); NULL, or why it is no position: "no white king", "a pawn on the last rank", ... */
 const char *df__nnue_board(df_board *out, const df_board_parts *parts);
@@ -87,6 +91,8 @@ struct df_nnue_reader {
     uint64_t records;     /* .plain lines / .bin records read */
     bool io_said;         /* the input's read error has been reported */
     bool plain_skip;      /* .plain: a record's error was said, its lines up to e are skipped */
+    size_t line_len;      /* .plain: the bytes in line */
+    long control;         /* .plain: the index in line of its first control byte, or -1 */
     uint32_t rank, world; /* the share read (df_nnue_reader_set_share): world 1, all of it */
     uint64_t items;       /* .plain, .bin: the entries and record errors met so far */
     df__binpack_state bp;

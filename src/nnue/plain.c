@@ -7,9 +7,14 @@
 
 #include "nnue/internal.h"
 
+/* Whether c is a control byte that no text holds: C0 but the white space \t to \r. */
+static bool is_control(unsigned char c) { return c < 0x20 && !(c >= '\t' && c <= '\r'); }
+
 /* The next line into r->line (NUL-terminated, CR and surrounding space trimmed): its length,
- * -1 at the end of the input, -2 when it is longer than the buffer (read to its end). *start
- * gets its input offset. */
+ * -1 at the end of the input, -2 when it is longer than the buffer (read to its end; its first
+ * DF__PLAIN_LINE_MAX - 1 bytes kept, untrimmed, so that its key is known). *start gets its
+ * input offset, r->line_len the bytes in r->line, r->control the index there of its first
+ * control byte, or -1. */
 static long next_line(df_nnue_reader *r, uint64_t *start)
 {
     df__nnue_input *in = &r->in;
@@ -27,23 +32,31 @@ static long next_line(df_nnue_reader *r, uint64_t *start)
         const size_t avail = in->len - in->pos;
         const unsigned char *nl = memchr(p, '\n', avail);
         const size_t take = nl ? (size_t)(nl - p) : avail;
-        if (n + take < DF__PLAIN_LINE_MAX) {
-            memcpy(r->line + n, p, take);
-            n += take;
-        } else {
-            long_line = true;
-        }
+        const size_t keep = n + take < DF__PLAIN_LINE_MAX ? take : DF__PLAIN_LINE_MAX - 1 - n;
+        memcpy(r->line + n, p, keep);
+        n += keep;
+        long_line |= keep < take;
         df__nnue_consume(in, take + (nl != NULL));
         if (nl) break;
     }
     r->records++;
-    if (long_line) return -2;
-    while (n && (r->line[n - 1] == '\r' || r->line[n - 1] == ' ' || r->line[n - 1] == '\t')) n--;
     size_t lead = 0;
-    while (lead < n && (r->line[lead] == ' ' || r->line[lead] == '\t')) lead++;
-    memmove(r->line, r->line + lead, n - lead);
-    r->line[n - lead] = 0;
-    return (long)(n - lead);
+    if (!long_line) {
+        while (n && (r->line[n - 1] == '\r' || r->line[n - 1] == ' ' || r->line[n - 1] == '\t'))
+            n--;
+        while (lead < n && (r->line[lead] == ' ' || r->line[lead] == '\t')) lead++;
+        memmove(r->line, r->line + lead, n - lead);
+    }
+    n -= lead;
+    r->line[n] = 0;
+    r->line_len = n;
+    r->control = -1;
+    for (size_t i = 0; i < n; i++)
+        if (is_control((unsigned char)r->line[i])) {
+            r->control = (long)i;
+            break;
+        }
+    return long_line ? -2 : (long)n;
 }
 
 /* A whole decimal number (optional sign) from min to max. */
@@ -83,7 +96,7 @@ df_nnue_next df__plain_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error
             first_line = line;
             first_offset = start;
         }
-        if (n > 0 && !strcmp(r->line, "e")) {
+        if (n == 1 && r->line[0] == 'e') {
             if (r->plain_skip) {
                 r->plain_skip = false;
                 continue;
@@ -113,27 +126,43 @@ df_nnue_next df__plain_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error
         if (r->plain_skip) continue;
         char why[160] = "";
         df_nnue_error_kind kind = DF_NNUE_ERR_FIELD;
-        if (n == -2) {
-            snprintf(why, sizeof why, "a line longer than %d bytes", DF__PLAIN_LINE_MAX - 1);
+        bool not_text = false;
+        /* The key: the bytes before the first space or tab (a control byte is no separator). */
+        size_t key_len = 0;
+        while (key_len < r->line_len && r->line[key_len] != ' ' && r->line[key_len] != '\t')
+            key_len++;
+        int k = 0;
+        while (k < KEYS &&
+               (strlen(key_names[k]) != key_len || memcmp(r->line, key_names[k], key_len)))
+            k++;
+        if (r->control >= 0 && (size_t)r->control < key_len) {
+            not_text = true;
+            snprintf(why, sizeof why, "control byte 0x%02x in a key: not text",
+                     (unsigned char)r->line[r->control]);
+        } else if (k == KEYS) {
+            continue; /* a key of another program, whatever its value and length */
+        } else if (n == -2) {
+            seen |= 1u << k;
+            snprintf(why, sizeof why, "%s: a line longer than %d bytes", key_names[k],
+                     DF__PLAIN_LINE_MAX - 1);
+        } else if (r->control >= 0) {
+            seen |= 1u << k;
+            snprintf(why, sizeof why, "%s: control byte 0x%02x at byte %ld of its line",
+                     key_names[k], (unsigned char)r->line[r->control], r->control + 1);
         } else {
-            const char *v = r->line + strcspn(r->line, " \t");
-            const size_t key_len = (size_t)(v - r->line);
+            const char *v = r->line + key_len;
             v += strspn(v, " \t");
-            int k = 0;
-            while (k < KEYS &&
-                   (strlen(key_names[k]) != key_len || memcmp(r->line, key_names[k], key_len)))
-                k++;
-            if (k == KEYS) continue; /* a key of another program */
             seen |= 1u << k;
             static const long limits[KEYS][2] = {
                 {0, 0}, {0, 0}, {INT16_MIN, INT16_MAX}, {0, UINT16_MAX}, {-1, 1}};
             df_fen_error fe;
             if (k == KEY_FEN) {
                 kind = DF_NNUE_ERR_POSITION;
+                const char *bad = NULL;
                 if (df_fen_parse(&out->pos, v, strlen(v), DF_FEN_STANDARD, &fe) != DF_OK)
                     snprintf(why, sizeof why, "fen: %s", fe.message);
-                else if (!df_board_playable(&out->pos))
-                    snprintf(why, sizeof why, "fen: the side not to move is in check");
+                else if ((bad = df__nnue_position_error(&out->pos)))
+                    snprintf(why, sizeof why, "fen: %s", bad);
             } else if (k == KEY_MOVE) {
                 if (strlen(v) >= sizeof move)
                     snprintf(why, sizeof why, "move: not a UCI move");
@@ -147,7 +176,9 @@ df_nnue_next df__plain_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error
         if (*why) {
             df__nnue_fail(err, kind, start, line, "line %llu at byte %llu: %s",
                           (unsigned long long)line, (unsigned long long)start, why);
-            r->plain_skip = true;
+            /* A bad value spoils its record, whose lines are passed over up to its e; a line that
+             * is no text at all may be the e itself, so the next record starts after it. */
+            r->plain_skip = !not_text;
             return DF_NNUE_ERROR;
         }
     }
