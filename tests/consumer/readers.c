@@ -12,16 +12,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: readers GAMES.pgn ENTRIES.plain\n");
         return 2;
     }
-    df_pgn_source *src;
-    if (df_pgn_source_open(&src, argv[1]) != DF_OK) {
+    df_source *src;
+    if (df_source_open(&src, argv[1]) != DF_OK) {
         fprintf(stderr, "%s: cannot open\n", argv[1]);
         return 1;
     }
     char buf[4096];
     long n, bytes = 0;
-    while ((n = df_pgn_source_read(src, buf, sizeof buf)) > 0) bytes += n;
-    if (n < 0) fprintf(stderr, "%s: %s\n", argv[1], df_pgn_source_error(src));
-    df_pgn_source_close(src);
+    while ((n = df_source_read(src, buf, sizeof buf)) > 0) bytes += n;
+    if (n < 0) fprintf(stderr, "%s: %s\n", argv[1], df_source_error(src));
+    df_source_close(src);
 
     df_nnue_reader *r;
     df_status st = df_nnue_reader_open(&r, argv[2], DF_NNUE_PLAIN);
