@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* dirfill analyze: the contract's JSON Lines, or diagrams for people. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,11 +156,13 @@ static int write_svg(const char *path, const char *fen, const char *show)
     char *svg = malloc(len + 1);
     if (!svg) return cmd_input_error("analyze", "out of memory");
     df_svg_write(svg, len + 1, &b, &o);
-    FILE *f = fopen(path, "w");
-    const bool ok = f && fwrite(svg, 1, len, f) == len;
-    const bool closed = f && fclose(f) == 0;
+    /* Renamed into place when whole: a failure leaves the old picture, not a part. */
+    cmd_output out;
+    FILE *f = cmd_output_open(&out, path);
+    if (f) fwrite(svg, 1, len, f);
+    const bool ok = f && cmd_output_close(&out);
     free(svg);
-    if (!ok || !closed) return cmd_input_error("analyze", "cannot write %s", path);
+    if (!ok) return cmd_input_error("analyze", "cannot write %s: %s", path, strerror(errno));
     return 0;
 }
 

@@ -67,7 +67,10 @@ int run_positions(const position_loop *loop, const char *fen)
         loop->handle(&b, loop->ctx);
         return 0;
     }
-    int status = 0, got;
+    /* Standard input that is standard output would read back the lines written. */
+    static const char *const std_in[] = {"-"};
+    int status = cmd_check_output(loop->cmd, NULL, NULL, std_in, 1), got;
+    if (status) return status;
     cmd_lines lines;
     cmd_lines_init(&lines, stdin);
     while ((got = cmd_lines_next(&lines)) > 0) {

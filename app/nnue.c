@@ -27,7 +27,8 @@ static const char help[] =
     "                  the output is the same for any N\n"
     "  --no-eval-ok    PGN: keep positions whose move has no [%eval] (score 32002, none)\n"
     "  --fens          read fen<TAB>score<TAB>ply<TAB>result lines on standard input (move \"-\")\n"
-    "  --write OUT     convert to OUT: .binpack, .plain or .bin by its extension\n"
+    "  --write OUT     convert to OUT: .binpack, .plain or .bin by its extension (written to a\n"
+    "                  temporary file renamed to OUT when whole; never one of the FILEs)\n"
     "  --skip SPEC     leave entries out as nnue-pytorch's loader does: SPEC is 'default' (its\n"
     "                  Python defaults), 'none' (every option off) or either followed by\n"
     "                  ,KEY=VALUE items with its names (filtered, wld_filtered,\n"
@@ -39,7 +40,8 @@ static const char help[] =
     "Without --json: one line, entries, errors, entries/s (with --skip: the entries kept, those\n"
     "skipped, errors, and entries read per second). An error (a bad chunk, record, game\n"
     "or line) names its file and byte offset, and reading goes on after it. Exit status 1 when\n"
-    "an input had an error or could not be read, 2 for a malformed option, else 0.\n";
+    "an input had an error or could not be read, 2 for a malformed option or an output that is\n"
+    "an input, else 0.\n";
 
 /* ---- inputs ---- */
 
@@ -320,10 +322,22 @@ int cmd_nnue(int argc, char **argv, const char *backend)
         if (!(run.skip = df_nnue_skip_new(&options, seed)))
             USAGE("--skip %s: soft_early_fen_skipping is at most 65536", skip_spec);
     }
+    /* An output that is an input would be emptied before it is read. */
+    static const char *const std_in[] = {"-"};
+    if ((status = cmd_check_output("nnue", NULL, NULL, fens ? std_in : files,
+                                   fens ? 1 : (size_t)nfiles)) ||
+        (run.write_path &&
+         (status = cmd_check_output("nnue", "--write", run.write_path, files, (size_t)nfiles))))
+        goto done;
     if (run.write_path) {
-        if (df_nnue_writer_open(&run.writer, run.write_path, out_format) != DF_OK) {
-            status =
-                cmd_input_error("nnue", "cannot create %s: %s", run.write_path, strerror(errno));
+        /* Written to a temporary file renamed into place at the close: an interrupt removes
+         * it (a signal before its name is known waits). */
+        cmd_interrupts_hold();
+        const df_status opened = df_nnue_writer_open(&run.writer, run.write_path, out_format);
+        const int why = errno;
+        cmd_temp_guard(df_nnue_writer_temp_path(run.writer));
+        if (opened != DF_OK) {
+            status = cmd_input_error("nnue", "cannot create %s: %s", run.write_path, strerror(why));
             goto done;
         }
     } else if (!(run.out = nnue_out_new(&run.set, run.json, run.threads))) {
@@ -336,6 +350,7 @@ int cmd_nnue(int argc, char **argv, const char *backend)
         status |= read_file(&run, files[i], kinds[i]);
     if (run.writer && df_nnue_writer_close(run.writer) != DF_OK)
         status = cmd_input_error("nnue", "cannot write %s: %s", run.write_path, strerror(errno));
+    cmd_temp_guard(NULL);
     if (run.out && !nnue_out_finish(run.out)) status = EXIT_BAD_INPUT; /* main says why */
     const double seconds = cmd_seconds() - start;
     if (run.errors) status = EXIT_BAD_INPUT;

@@ -119,6 +119,8 @@ int cmd_perft(int argc, char **argv, const char *backend)
     if (epd) {
         if (fen || divided)
             return cmd_usage_error("perft", "--epd runs a suite: no --fen or --divide with it");
+        const int same = cmd_check_output("perft", NULL, NULL, &epd, 1);
+        if (same) return same;
         return perft_suite(epd, depth_text ? depth : PERFT_ALL_DEPTHS, flags, json);
     }
     if (!depth_text) return cmd_usage_error("perft", "--depth N is required");

@@ -52,7 +52,7 @@ static const char help[] =
     "Without --json or --count-by: one line per FILE: games (every game found: kept,\n"
     "filtered, errors, skipped), positions (of kept games), megabytes, seconds, MB/s. Exit\n"
     "status 1 when a game had an error or a file could not be read, 2 for a malformed or\n"
-    "contradictory option or EXPR, else 0.\n";
+    "contradictory option or EXPR or standard output that is an input, else 0.\n";
 
 typedef struct {
     bool json, positions;
@@ -551,14 +551,16 @@ int cmd_pgn(int argc, char **argv, const char *backend)
     }
     c.o.filter = c.nwhere ? filter : NULL;
     if (!c.nfiles) c.files[c.nfiles++] = "-";
-    status = 0;
-    if (c.count_by) {
+    /* Standard output that is an input: the shell emptied it, and writing would read back
+     * what is written. */
+    status = cmd_check_output("pgn", NULL, NULL, c.files, (size_t)c.nfiles);
+    if (!status && c.count_by) {
         c.count =
             (count_options){c.count_by,  c.csv ? COUNT_CSV : c.o.json ? COUNT_JSON : COUNT_TEXT,
                             c.validate,  c.o.flags,
                             c.o.threads, c.o.filter};
         status = pgn_count(&c.count, c.files, c.nfiles);
-    } else {
+    } else if (!status) {
         uint64_t games = 0;
         for (int i = 0; i < c.nfiles && !ferror(stdout); i++)
             status |= read_one(c.files[i], &c.o, c.nfiles > 1, &games);

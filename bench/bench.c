@@ -3,6 +3,7 @@
  * same output, on three corpora; outputs checked identical before anything is timed;
  * medians of repeated side-by-side runs. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,7 +173,7 @@ static int run(const bench_options *o, const char *only)
         else
             report_table(&r, stdout);
         if (o->svg && report_svg(&r, o->svg) != 0)
-            status = cmd_input_error("bench", "cannot write %s", o->svg);
+            status = cmd_input_error("bench", "cannot write %s: %s", o->svg, strerror(errno));
     }
     report_free(&r);
     free(ms);

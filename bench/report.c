@@ -264,7 +264,9 @@ static void svg_bar(FILE *f, const svg_axis *a, int y, double ratio, const char 
 
 int report_svg(const report *r, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    /* Renamed into place when whole: a failure leaves the old chart, not a part. */
+    cmd_output out;
+    FILE *f = cmd_output_open(&out, path);
     if (!f) return -1;
     svg_axis a = {-1, 1, 280, 560};
     int rows = 0;
@@ -322,5 +324,5 @@ int report_svg(const report *r, const char *path)
         y += row;
     }
     fputs("</svg>\n", f);
-    return fclose(f) == 0 ? 0 : -1;
+    return cmd_output_close(&out) ? 0 : -1;
 }

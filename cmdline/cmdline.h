@@ -60,6 +60,39 @@ const char *cmd_backend_list(void);
  * returns EXIT_BAD_INPUT, else status unchanged. Call once at the end. */
 int cmd_finish_output(int status);
 
+/* ---- Outputs (output.c) ---- */
+
+/* Whether an output is one of the inputs, which writing it would destroy: the same file (device
+ * and inode, links followed) and a regular file. The output is a file an option names (option
+ * "--write", output its value) or, option NULL, standard output (output unused: the shell
+ * has truncated it already, so nothing may be written); an input "-" is standard input. An
+ * input that does not exist is none. Returns 0, or EXIT_USAGE after a message naming both.
+ * Every command that reads files calls it before it opens an output. */
+int cmd_check_output(const char *cmd, const char *option, const char *output,
+                     const char *const *inputs, size_t n);
+
+/* Signals that end the program (SIGINT, SIGTERM, SIGHUP, SIGXFSZ) while a temporary file is
+ * written. cmd_interrupts_hold holds them back: call it before the file is made.
+ * cmd_temp_guard(temp) then lets them in again, such a signal now removing temp (unlink, in the
+ * handler) before the program dies of it as it would have; cmd_temp_guard(NULL) once the file
+ * is renamed or removed, or when none was made. A signal ignored from the start stays ignored. */
+void cmd_interrupts_hold(void);
+void cmd_temp_guard(const char *temp);
+
+/* A file written as df_nnue_writer_open writes one: under a temporary name beside path
+ * (<folder>/.<name>.XXXXXX, the mode fopen would give), renamed to path at the close, so that
+ * path holds the old file or the whole new one; an interrupt removes the temporary file. What
+ * is not a regular file (/dev/stdout) is written directly. */
+typedef struct cmd_output {
+    FILE *file;
+    char *temp, *path; /* NULL when written directly */
+} cmd_output;
+/* Opens o for path: o->file, or NULL (errno says why). */
+FILE *cmd_output_open(cmd_output *o, const char *path);
+/* Closes o's file and renames it to its path when every write succeeded; else removes it and
+ * returns false (errno says why). */
+bool cmd_output_close(cmd_output *o);
+
 /* ---- Clock (clock.c) ---- */
 
 /* Seconds on the monotonic clock (an arbitrary origin: for differences only). */

@@ -3,12 +3,16 @@
  * here from nnue-pytorch's rules (destination sets square by square, the en-passant rule
  * condition by condition), round trips of .binpack, .plain and .bin on games this project
  * generates (castling, promotions, en passant), a file cut at every byte, every hostile input
- * the reader answers (each error's kind, byte and chunk, and the reading after it), and what
- * the writers refuse. */
+ * the reader answers (each error's kind, byte and chunk, and the reading after it), what
+ * the writers refuse, and a file writer that leaves its path whole or as it was. */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dft.h"
@@ -1369,6 +1373,189 @@ static void test_writer_refusals(void **state)
     }
 }
 
+/* ---- a file writer: the old file or the whole new one ---- */
+
+/* The names in folder, sorted, joined by spaces ("" when empty). */
+static void folder_names(const char *folder, char *out, size_t size)
+{
+    struct dirent **list;
+    const int n = scandir(folder, &list, NULL, alphasort);
+    assert_true(n >= 0);
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(list[i]->d_name, ".") && strcmp(list[i]->d_name, ".."))
+            snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? " " : "",
+                     list[i]->d_name);
+        free(list[i]);
+    }
+    free(list);
+}
+
+static void assert_folder(const char *folder, const char *want)
+{
+    char names[1024];
+    folder_names(folder, names, sizeof names);
+    if (strcmp(names, want)) fail_msg("%s holds '%s', not '%s'", folder, names, want);
+}
+
+static mem file_bytes(const char *path)
+{
+    mem m = {0};
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    unsigned char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) mem_put(&m, buf, n);
+    fclose(f);
+    return m;
+}
+
+static void assert_file_is(const char *path, const mem *want)
+{
+    mem got = file_bytes(path);
+    if (got.len != want->len || memcmp(got.p, want->p, want->len))
+        fail_msg("%s: %zu bytes, not the %zu expected", path, got.len, want->len);
+    free(got.p);
+}
+
+/* Writes n entries of generated to a writer on path in format, as far as it takes them. */
+static df_status write_some(df_nnue_writer *w, size_t n)
+{
+    df_status s = DF_OK;
+    for (size_t i = 0; i < n && s == DF_OK; i++) {
+        s = df_nnue_write(w, &generated.e[i], NULL);
+        if (s == DF_ERR_BOARD) s = DF_OK; /* .bin: a half-move clock over 127 */
+    }
+    return s;
+}
+
+/* df_nnue_writer_open writes a temporary file beside its path and renames it over the path at a
+ * good close: while it writes, the path is absent (or the old file); after, the folder holds the
+ * file alone, with the mode fopen gives (the old file's). Discarded, or failed on the way (a
+ * file size limit) or at the close (the rename refused), the path is as it was and no
+ * temporary file remains. A symbolic link is written through, and stays a link. */
+static void test_writer_file(void **state)
+{
+    (void)state;
+    char folder[] = "/tmp/dirfill-writer-XXXXXX";
+    assert_non_null(mkdtemp(folder));
+    const mode_t mask = umask(022);
+    umask(mask);
+    static const char *const ext[DF_NNUE_FORMATS] = {".binpack", ".plain", ".bin"};
+    for (int f = 0; f < DF_NNUE_FORMATS; f++) {
+        char path[128], name[32], prefix[160], want[64];
+        snprintf(name, sizeof name, "out%s", ext[f]);
+        snprintf(path, sizeof path, "%s/%s", folder, name);
+        snprintf(prefix, sizeof prefix, "%s/.%s.", folder, name);
+        /* Written whole. */
+        df_nnue_writer *w;
+        assert_int_equal(DF_OK, df_nnue_writer_open(&w, path, (df_nnue_format)f));
+        const char *temp = df_nnue_writer_temp_path(w);
+        assert_non_null(temp);
+        assert_memory_equal(prefix, temp, strlen(prefix));
+        assert_int_equal(strlen(prefix) + 6, strlen(temp));
+        assert_int_equal(DF_OK, write_some(w, generated.n));
+        assert_int_equal(-1, access(path, F_OK));
+        assert_int_equal(0, access(temp, F_OK));
+        assert_int_equal(DF_OK, df_nnue_writer_close(w));
+        assert_folder(folder, name);
+        struct stat st;
+        assert_int_equal(0, stat(path, &st));
+        assert_int_equal(0666 & ~mask, st.st_mode & 0777);
+        mem whole = file_bytes(path);
+        assert_true(whole.len > 0);
+        df_nnue_reader *r;
+        assert_int_equal(DF_OK, df_nnue_reader_open(&r, path, (df_nnue_format)f));
+        df_nnue_entry e;
+        size_t n = 0;
+        while (df_nnue_read_next(r, &e, NULL) == DF_NNUE_ENTRY) n++;
+        df_nnue_reader_free(r);
+        assert_true(n > generated.n / 2);
+        /* Discarded: the old file stays, byte for byte. */
+        assert_int_equal(DF_OK, df_nnue_writer_open(&w, path, (df_nnue_format)f));
+        assert_int_equal(DF_OK, write_some(w, 100));
+        df_nnue_writer_discard(w);
+        assert_folder(folder, name);
+        assert_file_is(path, &whole);
+        /* An existing file keeps its mode. */
+        assert_int_equal(0, chmod(path, 0640));
+        assert_int_equal(DF_OK, df_nnue_writer_open(&w, path, (df_nnue_format)f));
+        assert_int_equal(DF_OK, write_some(w, generated.n));
+        assert_int_equal(DF_OK, df_nnue_writer_close(w));
+        assert_int_equal(0, stat(path, &st));
+        assert_int_equal(0640, st.st_mode & 0777);
+        assert_file_is(path, &whole);
+        /* A write that fails on the way: files end at 16 KB. */
+        struct rlimit was, small;
+        assert_int_equal(0, getrlimit(RLIMIT_FSIZE, &was));
+        small = was;
+        small.rlim_cur = 16 << 10;
+        void (*xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
+        assert_int_equal(0, setrlimit(RLIMIT_FSIZE, &small));
+        assert_int_equal(DF_OK, df_nnue_writer_open(&w, path, (df_nnue_format)f));
+        const df_status wrote = write_some(w, generated.n);
+        errno = 0;
+        const df_status closed = df_nnue_writer_close(w);
+        const int why = errno;
+        assert_int_equal(0, setrlimit(RLIMIT_FSIZE, &was));
+        signal(SIGXFSZ, xfsz);
+        assert_true(wrote == DF_OK || wrote == DF_ERR_IO);
+        assert_int_equal(DF_ERR_IO, closed);
+        assert_int_equal(EFBIG, why);
+        assert_folder(folder, name);
+        assert_file_is(path, &whole);
+        /* A close whose rename is refused: a folder took the name meanwhile. */
+        char other[160], inside[200];
+        snprintf(other, sizeof other, "%s/taken%s", folder, ext[f]);
+        assert_int_equal(DF_OK, df_nnue_writer_open(&w, other, (df_nnue_format)f));
+        assert_int_equal(DF_OK, write_some(w, 100));
+        assert_int_equal(0, mkdir(other, 0755));
+        snprintf(inside, sizeof inside, "%s/x", other);
+        FILE *x = fopen(inside, "wb");
+        assert_non_null(x);
+        fputc('x', x);
+        fclose(x);
+        assert_int_equal(DF_ERR_IO, df_nnue_writer_close(w));
+        snprintf(want, sizeof want, "%s taken%s", name, ext[f]);
+        assert_folder(folder, want);
+        assert_file_is(inside, &(mem){(unsigned char *)"x", 1, 1});
+        unlink(inside);
+        rmdir(other);
+        /* Through a symbolic link: the file it names is replaced, the link stays. */
+        char link[160], target[160] = "";
+        snprintf(link, sizeof link, "%s/link%s", folder, ext[f]);
+        assert_int_equal(0, symlink(name, link));
+        assert_int_equal(DF_OK, df_nnue_writer_open(&w, link, (df_nnue_format)f));
+        assert_memory_equal(prefix, df_nnue_writer_temp_path(w), strlen(prefix));
+        assert_int_equal(DF_OK, write_some(w, 100));
+        assert_int_equal(DF_OK, df_nnue_writer_close(w));
+        assert_true(readlink(link, target, sizeof target - 1) > 0);
+        assert_string_equal(name, target);
+        mem part = file_bytes(path);
+        assert_true(part.len > 0 && part.len < whole.len);
+        free(part.p);
+        unlink(link);
+        unlink(path);
+        assert_folder(folder, "");
+        free(whole.p);
+    }
+    /* Standard output and a function have no temporary file; discarding them writes nothing. */
+    df_nnue_writer *w;
+    assert_int_equal(DF_OK, df_nnue_writer_open(&w, "-", DF_NNUE_BINPACK));
+    assert_null(df_nnue_writer_temp_path(w));
+    assert_int_equal(DF_OK, write_some(w, 100));
+    df_nnue_writer_discard(w);
+    mem out = {0};
+    w = df_nnue_writer_to_function(DF_NNUE_BINPACK, mem_write, &out);
+    assert_null(df_nnue_writer_temp_path(w));
+    assert_int_equal(DF_OK, write_some(w, 100));
+    df_nnue_writer_discard(w);
+    assert_int_equal(0, out.len);
+    df_nnue_writer_discard(NULL);
+    assert_null(df_nnue_writer_temp_path(NULL));
+    rmdir(folder);
+}
+
 int main(void)
 {
     dft_setup_backend();
@@ -1388,6 +1575,7 @@ int main(void)
         cmocka_unit_test(test_plain_chess960_castling),
         cmocka_unit_test(test_bin_hostile),
         cmocka_unit_test(test_writer_refusals),
+        cmocka_unit_test(test_writer_file),
     };
     return cmocka_run_group_tests(tests, make_entries, free_entries);
 }

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The dirfill program against CLI-CONTRACT.md: JSON keys and hex format, stdin order, every
- * bad-input class, backends and exit statuses, perft output, the benchmark's smoke run. */
+ * bad-input class, backends and exit statuses, perft output, outputs that are inputs and files
+ * renamed into place, the benchmark's smoke run. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dft.h"
@@ -36,6 +39,22 @@ static result run(const char *const *args, const char *in, size_t in_len, const 
 static void done(result *r) { dft_done(r); }
 
 static int temp_file(void) { return dft_temp_file(); }
+
+/* The names in folder, sorted, joined by spaces. */
+static void folder_listing(const char *folder, char *out, size_t size)
+{
+    struct dirent **list;
+    const int n = scandir(folder, &list, NULL, alphasort);
+    assert_true(n >= 0);
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(list[i]->d_name, ".") && strcmp(list[i]->d_name, ".."))
+            snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? " " : "",
+                     list[i]->d_name);
+        free(list[i]);
+    }
+    free(list);
+}
 
 static bool is_hex_set(const char *v, size_t n)
 {
@@ -546,13 +565,13 @@ static void test_output_errors(void **state)
                                  ARGS("--help"),
                                  ARGS("--version")};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-        const run_setup full = {NULL, NULL, "/dev/full", 0, -1};
+        const run_setup full = {NULL, NULL, "/dev/full", 0, -1, 0};
         result r = run_with(cmds[i], "", 0, &full);
         assert_int_equal(1, r.status);
         assert_non_null(strstr(r.err, "cannot write"));
         done(&r);
     }
-    const run_setup dir = {NULL, "/", NULL, 0, -1};
+    const run_setup dir = {NULL, "/", NULL, 0, -1, 0};
     result r = run_with(ARGS("analyze", "--json"), "", 0, &dir);
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.err, "cannot read"));
@@ -560,6 +579,126 @@ static void test_output_errors(void **state)
     r = run_with(ARGS("moves"), "", 0, &dir);
     assert_int_equal(1, r.status);
     done(&r);
+}
+
+/* The bytes of a file, NUL-terminated; its length in *len. */
+static char *slurp_path(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap + 1);
+    *len = fread(buf, 1, cap, f);
+    assert_true(*len < cap);
+    buf[*len] = 0;
+    fclose(f);
+    return buf;
+}
+
+/* Standard output that is an input (perft --epd's suite, analyze's and moves' standard input):
+ * refused before anything is read or written, exit 2, the file as it was (opened here without
+ * truncation, so that a write would show). */
+static void test_output_is_input(void **state)
+{
+    (void)state;
+    static const char suite[] = DF_FEN_START " ;D1 20 ;D2 400\n";
+    char path[] = "/tmp/dirfill-cli-same-XXXXXX";
+    close(mkstemp(path));
+    dft_write_file(path, suite, sizeof suite - 1);
+    const run_setup to_path = {NULL, NULL, path, 0, -1, 0};
+    const run_setup in_and_out = {NULL, path, path, 0, -1, 0};
+    const struct {
+        const char *const *args;
+        const run_setup *setup;
+        const char *message;
+    } cases[] = {
+        {ARGS("perft", "--epd", path), &to_path, "dirfill perft: standard output is the input "},
+        {ARGS("perft", "--epd", path, "--json"), &to_path, "dirfill perft: standard output is "},
+        {ARGS("analyze", "--json"), &in_and_out,
+         "dirfill analyze: standard output is standard input (the same file): refusing to write "
+         "to it\n"},
+        {ARGS("analyze"), &in_and_out, "dirfill analyze: standard output is standard input"},
+        {ARGS("moves", "--json"), &in_and_out,
+         "dirfill moves: standard output is standard input (the same file): refusing to write "
+         "to it\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        result r = run_with(cases[i].args, "", 0, cases[i].setup);
+        if (r.status != 2 || strncmp(r.err, cases[i].message, strlen(cases[i].message)))
+            fail_msg("case %zu: status %d, stderr '%s'", i, r.status, r.err);
+        done(&r);
+        size_t len;
+        char *now = slurp_path(path, &len);
+        if (len != sizeof suite - 1 || memcmp(now, suite, len))
+            fail_msg("case %zu: the input changed: '%s'", i, now);
+        free(now);
+    }
+    /* --fen reads no file: its output may go anywhere. */
+    result r = run_with(ARGS("analyze", "--json", "--fen", DF_FEN_START), "", 0, &in_and_out);
+    assert_int_equal(0, r.status);
+    done(&r);
+    unlink(path);
+}
+
+/* analyze --svg writes a temporary file beside FILE and renames it into place: the folder then
+ * holds FILE alone, with the mode fopen gives (an old file's); a write that fails on the way (a
+ * file size limit) leaves the old picture whole and says so (exit 1); a symbolic link is
+ * written through; /dev/stdout is written directly. */
+static void test_analyze_svg(void **state)
+{
+    (void)state;
+    char folder[] = "/tmp/dirfill-cli-svg-XXXXXX";
+    assert_non_null(mkdtemp(folder));
+    char svg[128], link[128], listing[256];
+    snprintf(svg, sizeof svg, "%s/board.svg", folder);
+    snprintf(link, sizeof link, "%s/link.svg", folder);
+    static const char fen[] = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    result r = run(ARGS("analyze", "--svg", svg, "--show", "counts", "--fen", fen), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    done(&r);
+    folder_listing(folder, listing, sizeof listing);
+    assert_string_equal("board.svg", listing);
+    size_t len;
+    char *whole = slurp_path(svg, &len);
+    assert_non_null(strstr(whole, "</svg>"));
+    assert_int_equal(0, chmod(svg, 0640));
+    const run_setup small = {NULL, NULL, "/dev/null", 0, -1, 2};
+    r = run_with(ARGS("analyze", "--svg", svg, "--fen", DF_FEN_START), "", 0, &small);
+    char want[192];
+    snprintf(want, sizeof want, "dirfill analyze: cannot write %s", svg);
+    if (r.status != 1 || strncmp(r.err, want, strlen(want)))
+        fail_msg("status %d, stderr '%s'", r.status, r.err);
+    done(&r);
+    size_t now_len;
+    char *now = slurp_path(svg, &now_len);
+    assert_int_equal(len, now_len);
+    assert_memory_equal(whole, now, len);
+    free(now);
+    folder_listing(folder, listing, sizeof listing);
+    assert_string_equal("board.svg", listing);
+    assert_int_equal(0, symlink("board.svg", link));
+    r = run(ARGS("analyze", "--svg", link, "--fen", DF_FEN_START), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    done(&r);
+    folder_listing(folder, listing, sizeof listing);
+    assert_string_equal("board.svg link.svg", listing);
+    char target[64] = "";
+    assert_true(readlink(link, target, sizeof target - 1) > 0);
+    assert_string_equal("board.svg", target);
+    struct stat st;
+    assert_int_equal(0, stat(svg, &st));
+    assert_int_equal(0640, st.st_mode & 0777);
+    now = slurp_path(svg, &now_len);
+    assert_true(now_len != len || memcmp(whole, now, len)); /* the start position now */
+    free(now);
+    free(whole);
+    r = run(ARGS("analyze", "--svg", "/dev/stdout", "--fen", DF_FEN_START), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    assert_non_null(strstr(r.out, "</svg>"));
+    done(&r);
+    unlink(link);
+    unlink(svg);
+    rmdir(folder);
 }
 
 /* A line far longer than a FEN: an error for that line, read in bounded memory (an address
@@ -583,7 +722,7 @@ static void test_long_line(void **state)
     const char tail[] = "\n" DF_FEN_START "\n";
     assert_int_equal((ssize_t)sizeof tail - 1, write(fd, tail, sizeof tail - 1));
     lseek(fd, 0, SEEK_SET);
-    const run_setup setup = {NULL, NULL, NULL, limit, fd};
+    const run_setup setup = {NULL, NULL, NULL, limit, fd, 0};
     result r = run_with(ARGS("analyze", "--json"), "", 0, &setup);
     assert_int_equal(1, r.status);
     char *nl = memchr(r.out, '\n', r.out_len);
@@ -660,11 +799,23 @@ static void test_bench_smoke(void **state)
     assert_non_null(strstr(v, "\"mode\": \"latency\""));
     assert_non_null(strstr(v, "\"suspect\": "));
     done(&r);
-    r = run(ARGS("bench", "--quick", "--svg", "/tmp/dirfill-test.svg"), "", 0, NULL);
+    /* --svg: the chart renamed into place, alone in its folder. */
+    char folder[] = "/tmp/dirfill-cli-bench-XXXXXX", chart[64], listing[128];
+    assert_non_null(mkdtemp(folder));
+    snprintf(chart, sizeof chart, "%s/chart.svg", folder);
+    r = run(ARGS("bench", "--quick", "--svg", chart), "", 0, NULL);
     assert_int_equal(0, r.status);
     assert_non_null(strstr(r.out, "vs best classic"));
     assert_non_null(strstr(r.out, "Summary"));
     done(&r);
+    folder_listing(folder, listing, sizeof listing);
+    assert_string_equal("chart.svg", listing);
+    size_t len;
+    char *text = slurp_path(chart, &len);
+    assert_non_null(strstr(text, "</svg>"));
+    free(text);
+    unlink(chart);
+    rmdir(folder);
     r = run(ARGS("bench", "--positions", "3"), "", 0, NULL);
     assert_int_equal(2, r.status);
     done(&r);
@@ -798,7 +949,7 @@ static void test_pgn(void **state)
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.err, "cannot open /nonexistent/file.pgn"));
     done(&r);
-    const run_setup full = {NULL, NULL, "/dev/full", 0, -1};
+    const run_setup full = {NULL, NULL, "/dev/full", 0, -1, 0};
     r = run_with(ARGS("pgn", "--json", a), "", 0, &full);
     assert_int_equal(1, r.status);
     assert_non_null(strstr(r.err, "cannot write"));
@@ -901,6 +1052,8 @@ int main(void)
         cmocka_unit_test(test_perft_positions),
         cmocka_unit_test(test_perft_epd),
         cmocka_unit_test(test_output_errors),
+        cmocka_unit_test(test_output_is_input),
+        cmocka_unit_test(test_analyze_svg),
         cmocka_unit_test(test_long_line),
         cmocka_unit_test(test_strict_options),
         cmocka_unit_test(test_pgn),

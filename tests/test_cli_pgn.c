@@ -3,7 +3,7 @@
  * derived fields in --where and --count-by against this file's own reading of the tags (from
  * --headers --json), the count's formats, order and threads, per-position filters against the
  * rows they leave out, every contradictory combination of options, the summary's counts, a
- * binary file, and the top-level help. */
+ * binary file, the top-level help, and standard output that is an input. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -855,6 +855,59 @@ static void test_help_lists_options(void **state)
     dft_done(&top);
 }
 
+/* Standard output that is an input: `dirfill pgn --json F > F` finds F emptied by the shell, and
+ * `>> F` would read back what it writes. Refused before anything is read or written (exit 2, a
+ * message naming the file), for games, --count-by and standard input alike; here the file is
+ * opened without truncation, so that a write would show. */
+static void test_output_is_input(void **state)
+{
+    (void)state;
+    static const char games[] = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n"
+                                "[Event \"b\"]\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n";
+    char path[] = "/tmp/dirfill-cli-same-XXXXXX", other[] = "/tmp/dirfill-cli-other-XXXXXX";
+    temp_pgn(path, games, sizeof games - 1);
+    temp_pgn(other, games, sizeof games - 1);
+    const dft_run_setup to_path = {NULL, NULL, path, 0, -1, 0};
+    const dft_run_setup in_and_out = {NULL, path, path, 0, -1, 0};
+    const struct {
+        const char *const *args;
+        const dft_run_setup *setup;
+        const char *named; /* the input the message names */
+    } cases[] = {
+        {DFT_ARGS("pgn", "--json", path), &to_path, path},
+        {DFT_ARGS("pgn", path), &to_path, path},
+        {DFT_ARGS("pgn", "--json", "--threads", "2", other, path), &to_path, path},
+        {DFT_ARGS("pgn", "--count-by", "Event", path), &to_path, path},
+        {DFT_ARGS("pgn", "--json"), &in_and_out, "standard input"},
+        {DFT_ARGS("pgn", "--count-by", "Event", "-"), &in_and_out, "standard input"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        dft_result r = dft_run_with(DFT_PROGRAM, cases[i].args, "", 0, cases[i].setup);
+        char want[256];
+        snprintf(want, sizeof want,
+                 "dirfill pgn: standard output is %s%s (the same file): refusing to write to "
+                 "it\n",
+                 strcmp(cases[i].named, "standard input") ? "the input " : "", cases[i].named);
+        if (r.status != 2 || strcmp(r.err, want))
+            fail_msg("case %zu: status %d, stderr '%s'", i, r.status, r.err);
+        dft_done(&r);
+        char now[sizeof games + 4096];
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        const size_t len = fread(now, 1, sizeof now, f);
+        fclose(f);
+        if (len != sizeof games - 1 || memcmp(now, games, len))
+            fail_msg("case %zu: the input changed (%zu bytes)", i, len);
+    }
+    /* Standard output to another file is written as ever. */
+    const dft_run_setup to_other = {NULL, NULL, other, 0, -1, 0};
+    dft_result r = dft_run_with(DFT_PROGRAM, DFT_ARGS("pgn", "--json", path), "", 0, &to_other);
+    assert_int_equal(0, r.status);
+    dft_done(&r);
+    unlink(path);
+    unlink(other);
+}
+
 int main(void)
 {
     dft_setup_backend();
@@ -863,6 +916,7 @@ int main(void)
         cmocka_unit_test(test_count_by_reference), cmocka_unit_test(test_count_by_table),
         cmocka_unit_test(test_position_filters),   cmocka_unit_test(test_combinations),
         cmocka_unit_test(test_summary_and_binary), cmocka_unit_test(test_help_lists_options),
+        cmocka_unit_test(test_output_is_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

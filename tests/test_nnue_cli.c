@@ -2,11 +2,20 @@
 /* dirfill nnue as scripts meet it: its interface (docs/cli.md), each JSON line against the entry it
  * was made from and the library's features, every input kind (.binpack, .plain, .bin, each
  * compressed, PGN with evaluations and mates, FEN lines), errors in input order, the same
- * output on 1, 2 and 4 threads, --write, and bad usage. */
+ * output on 1, 2 and 4 threads, --write (never over an input, never a part of a file under its
+ * name), and bad usage. */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -648,13 +657,258 @@ static void test_output_error(void **state)
     (void)state;
     char bp[128];
     write_entries(bp, sizeof bp, ".binpack", &games);
-    const dft_run_setup full = {NULL, NULL, "/dev/full", 0, -1};
+    const dft_run_setup full = {NULL, NULL, "/dev/full", 0, -1, 0};
     dft_result r =
         dft_run_with(DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--threads", "2", bp), "", 0, &full);
     assert_int_equal(1, r.status);
     assert_true(r.err_len > 0);
     dft_done(&r);
     unlink(bp);
+}
+
+/* ---- outputs that are inputs, files renamed into place ---- */
+
+/* The names in folder, sorted, joined by spaces. */
+static void folder_names(const char *folder, char *out, size_t size)
+{
+    struct dirent **list;
+    const int n = scandir(folder, &list, NULL, alphasort);
+    assert_true(n >= 0);
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(list[i]->d_name, ".") && strcmp(list[i]->d_name, ".."))
+            snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? " " : "",
+                     list[i]->d_name);
+        free(list[i]);
+    }
+    free(list);
+}
+
+static void assert_folder(const char *folder, const char *want)
+{
+    char names[1024];
+    folder_names(folder, names, sizeof names);
+    if (strcmp(names, want)) fail_msg("%s holds '%s', not '%s'", folder, names, want);
+}
+
+/* The bytes of a file. */
+static cmd_text file_text(const char *path)
+{
+    cmd_text t = {0};
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) cmd_text_put(&t, buf, n);
+    fclose(f);
+    return t;
+}
+
+static void assert_unchanged(const char *path, const cmd_text *was)
+{
+    cmd_text now = file_text(path);
+    if (now.len != was->len || memcmp(now.text, was->text, was->len))
+        fail_msg("%s changed: %zu bytes, was %zu", path, now.len, was->len);
+    cmd_text_free(&now);
+}
+
+/* --write to a file that is an input, by its name, a symbolic link or a hard link (either side),
+ * and standard output that is an input: refused before anything is written (exit 2, a message
+ * naming both), the input byte for byte as it was. A good --write leaves its file alone in the
+ * folder; one that fails on the way (a file size limit) leaves the old file. */
+static void test_write_not_over_input(void **state)
+{
+    (void)state;
+    char folder[] = "/tmp/dirfill-nnue-same-XXXXXX";
+    assert_non_null(mkdtemp(folder));
+    static const char *const ext[] = {".binpack", ".plain"};
+    for (size_t f = 0; f < sizeof ext / sizeof *ext; f++) {
+        char in[128], soft[128], hard[128], out[128], listing[256];
+        snprintf(in, sizeof in, "%s/in%s", folder, ext[f]);
+        snprintf(soft, sizeof soft, "%s/link%s", folder, ext[f]);
+        snprintf(hard, sizeof hard, "%s/hard%s", folder, ext[f]);
+        snprintf(out, sizeof out, "%s/out%s", folder, ext[f]);
+        df_nnue_format format;
+        assert_true(df_nnue_format_of(&format, in));
+        df_nnue_writer *w;
+        assert_int_equal(DF_OK, df_nnue_writer_open(&w, in, format));
+        for (size_t i = 0; i < 2000; i++)
+            assert_int_equal(DF_OK, df_nnue_write(w, &games.e[i], NULL));
+        assert_int_equal(DF_OK, df_nnue_writer_close(w));
+        assert_int_equal(0, symlink(in, soft));
+        assert_int_equal(0, link(in, hard));
+        snprintf(listing, sizeof listing, "hard%s in%s link%s", ext[f], ext[f], ext[f]);
+        cmd_text was = file_text(in);
+        const struct {
+            const char *const *args;
+            const char *output, *input;
+        } cases[] = {
+            {DFT_ARGS("nnue", "--write", in, in), in, in},
+            {DFT_ARGS("nnue", "--write", soft, in), soft, in},
+            {DFT_ARGS("nnue", "--write", in, soft), in, soft},
+            {DFT_ARGS("nnue", "--write", hard, in), hard, in},
+            {DFT_ARGS("nnue", "--write", in, "--threads", "2", hard), in, hard},
+        };
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+            dft_result r = dft_run(DFT_PROGRAM, cases[c].args, "", 0, NULL);
+            char want[512];
+            snprintf(want, sizeof want,
+                     "dirfill nnue: --write %s is the input %s (the same file): refusing to "
+                     "overwrite it\n",
+                     cases[c].output, cases[c].input);
+            if (r.status != 2 || r.out_len || strcmp(r.err, want))
+                fail_msg("case %zu: status %d, stdout '%s', stderr '%s'", c, r.status, r.out,
+                         r.err);
+            dft_done(&r);
+            assert_unchanged(in, &was);
+            assert_folder(folder, listing);
+        }
+        /* Standard output that is an input (the shell has emptied it; here it is opened
+         * without truncation, so that a write would show). */
+        const dft_run_setup to_in = {NULL, NULL, in, 0, -1, 0};
+        const char *const *to_stdout[] = {DFT_ARGS("nnue", "--json", in), DFT_ARGS("nnue", soft),
+                                          DFT_ARGS("nnue", "--write", out, hard)};
+        for (size_t c = 0; c < sizeof to_stdout / sizeof *to_stdout; c++) {
+            dft_result r = dft_run_with(DFT_PROGRAM, to_stdout[c], "", 0, &to_in);
+            if (r.status != 2 || !strstr(r.err, "standard output is the input ") ||
+                !strstr(r.err, "(the same file): refusing to write to it"))
+                fail_msg("stdout case %zu: status %d, stderr '%s'", c, r.status, r.err);
+            dft_done(&r);
+            assert_unchanged(in, &was);
+            assert_folder(folder, listing);
+        }
+        /* A good write: the file alone beside the inputs, no temporary file. */
+        dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--write", out, in), "", 0, NULL);
+        assert_int_equal(0, r.status);
+        dft_done(&r);
+        snprintf(listing, sizeof listing, "hard%s in%s link%s out%s", ext[f], ext[f], ext[f],
+                 ext[f]);
+        assert_folder(folder, listing);
+        assert_unchanged(out, &was);
+        /* A write that fails on the way (files end at 2 KB): the old file stays whole. */
+        cmd_text old = file_text(out);
+        const dft_run_setup small = {NULL, NULL, NULL, 0, -1, 2};
+        r = dft_run_with(DFT_PROGRAM, DFT_ARGS("nnue", "--write", out, in, in), "", 0, &small);
+        assert_int_equal(1, r.status);
+        assert_non_null(strstr(r.err, "cannot write"));
+        dft_done(&r);
+        assert_unchanged(out, &old);
+        assert_folder(folder, listing);
+        cmd_text_free(&old);
+        cmd_text_free(&was);
+        unlink(in);
+        unlink(soft);
+        unlink(hard);
+        unlink(out);
+    }
+    /* --fens reads standard input: standard output that is the same file is refused. */
+    char fens[128];
+    snprintf(fens, sizeof fens, "%s/fens.txt", folder);
+    static const char line[] = DF_FEN_START "\t0\t0\t0\n";
+    dft_write_file(fens, line, sizeof line - 1);
+    const dft_run_setup same = {NULL, fens, fens, 0, -1, 0};
+    dft_result r = dft_run_with(DFT_PROGRAM, DFT_ARGS("nnue", "--fens", "--json"), "", 0, &same);
+    assert_int_equal(2, r.status);
+    assert_non_null(strstr(r.err, "standard output is standard input (the same file)"));
+    dft_done(&r);
+    cmd_text want = {0};
+    cmd_text_put(&want, line, sizeof line - 1);
+    assert_unchanged(fens, &want);
+    cmd_text_free(&want);
+    unlink(fens);
+    rmdir(folder);
+}
+
+/* Whether a file of folder whose name starts with prefix or .prefix has bytes. */
+static bool output_started(const char *folder, const char *prefix)
+{
+    struct dirent **list;
+    const int n = scandir(folder, &list, NULL, alphasort);
+    bool started = false;
+    for (int i = 0; i < n; i++) {
+        const char *name = list[i]->d_name;
+        if (!strncmp(name + (name[0] == '.'), prefix, strlen(prefix))) {
+            char path[512];
+            struct stat st;
+            snprintf(path, sizeof path, "%s/%s", folder, name);
+            started |= stat(path, &st) == 0 && st.st_size > 0;
+        }
+        free(list[i]);
+    }
+    free(list);
+    return started;
+}
+
+/* Ctrl-C (or kill) while --write writes: out.binpack does not exist and no temporary file of it
+ * remains. The input is a FIFO fed PGN games again and again until the output has bytes, so the
+ * program is surely writing when the signal comes. */
+static void test_write_interrupted(void **state)
+{
+    (void)state;
+    uint64_t rng = dft_seed ^ 0x51c7;
+    pgngen_text text = {0};
+    const df_board start = dft_fen(DF_FEN_START);
+    for (int g = 0; g < 300; g++)
+        assert_true(pgngen_game(&text, &rng, &start, false, 60 + (uint32_t)(g % 60),
+                                PGNGEN_EVALS | PGNGEN_CLOCKS, (uint64_t)g, NULL));
+    char folder[] = "/tmp/dirfill-nnue-stop-XXXXXX";
+    assert_non_null(mkdtemp(folder));
+    char fifo[128], out[128];
+    snprintf(fifo, sizeof fifo, "%s/in.pgn", folder);
+    snprintf(out, sizeof out, "%s/out.binpack", folder);
+    assert_int_equal(0, mkfifo(fifo, 0600));
+    void (*pipe_was)(int) = signal(SIGPIPE, SIG_IGN);
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
+        const pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            /* A suite started in the background has SIGINT ignored, which the child would
+             * inherit (and rightly keep). */
+            signal(SIGINT, SIG_DFL);
+            signal(SIGTERM, SIG_DFL);
+            signal(SIGPIPE, SIG_DFL);
+            const int null = open("/dev/null", O_WRONLY);
+            dup2(null, 1);
+            dup2(null, 2);
+            execl(DFT_PROGRAM, DFT_PROGRAM, "nnue", "--write", out, "--no-eval-ok", fifo,
+                  (char *)NULL);
+            _exit(127);
+        }
+        const time_t deadline = time(NULL) + 120;
+        int fd = -1;
+        while (fd < 0 && time(NULL) < deadline) {
+            fd = open(fifo, O_WRONLY | O_NONBLOCK); /* ENXIO until the program opens it */
+            if (fd < 0) {
+                assert_int_equal(0, waitpid(pid, &(int){0}, WNOHANG));
+                usleep(10000);
+            }
+        }
+        assert_true(fd >= 0);
+        size_t fed = 0, at = 0;
+        while (!output_started(folder, "out.binpack") && time(NULL) < deadline) {
+            struct pollfd p = {fd, POLLOUT, 0};
+            if (poll(&p, 1, 100) <= 0) continue;
+            const ssize_t n = write(fd, text.text + at, text.len - at);
+            if (n < 0 && errno == EAGAIN) continue;
+            if (n <= 0) fail_msg("the program stopped reading: %s", strerror(errno));
+            fed += (size_t)n;
+            at = (at + (size_t)n) % text.len;
+        }
+        if (!output_started(folder, "out.binpack"))
+            fail_msg("no output after %zu bytes of PGN", fed);
+        assert_int_equal(0, kill(pid, sigs[k]));
+        int st;
+        assert_int_equal(pid, waitpid(pid, &st, 0));
+        close(fd);
+        if (!WIFSIGNALED(st) || WTERMSIG(st) != sigs[k])
+            fail_msg("signal %d: the program ended with status 0x%x", sigs[k], st);
+        assert_folder(folder, "in.pgn");
+    }
+    signal(SIGPIPE, pipe_was);
+    unlink(fifo);
+    rmdir(folder);
+    pgngen_text_free(&text);
 }
 
 int main(void)
@@ -670,6 +924,8 @@ int main(void)
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_skip),
         cmocka_unit_test(test_output_error),
+        cmocka_unit_test(test_write_not_over_input),
+        cmocka_unit_test(test_write_interrupted),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -154,8 +154,14 @@ DF_API df_nnue_next df_nnue_read_next(df_nnue_reader *r, df_nnue_entry *out, df_
 /** A writer of one output in one format (opaque). */
 typedef struct df_nnue_writer df_nnue_writer;
 
-/** Creates path ("-": standard output), replacing a file that is there. Returns DF_OK,
- *  DF_ERR_IO (errno kept) or DF_ERR_ARGUMENT. */
+/** Creates path ("-": standard output), replacing a file that is there. The bytes go to a
+ *  temporary file beside it, `<folder>/.<name>.XXXXXX` (mkstemp), with the mode fopen would
+ *  give path (the old file's, or 0666 less the umask), and df_nnue_writer_close renames it to
+ *  path once everything is written: path holds the old file or the whole new one, never a part,
+ *  whatever fails or stops the writing (a symbolic link is followed: the file it names is
+ *  replaced; a hard link to the old file keeps the old file). What is not a regular file (a FIFO,
+ *  a device) and standard output are written directly. Returns DF_OK, DF_ERR_IO (errno kept)
+ *  or DF_ERR_ARGUMENT. */
 DF_API df_status df_nnue_writer_open(df_nnue_writer **out, const char *path, df_nnue_format format);
 /** A writer that hands its bytes to write(ctx, buf, size), which returns size or -1 for an
  *  error. NULL when out of memory. */
@@ -171,8 +177,20 @@ df_nnue_writer_to_function(df_nnue_format format,
  *  failed (the writer then drops what it is given); DF_ERR_ARGUMENT for NULL. */
 DF_API df_status df_nnue_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_error *err);
 /** Writes what is buffered (a `.binpack`'s last chunk), closes the output and frees w (NULL:
- *  DF_OK). Returns DF_OK or DF_ERR_IO when the output failed now or before. */
+ *  DF_OK). A file of df_nnue_writer_open is flushed to the disk (fsync) and renamed over its
+ *  path only when every write, the flush and the close succeeded; else the temporary file is
+ *  removed and path is left as it was. Returns DF_OK or DF_ERR_IO (errno: why) when the
+ *  output failed now or before. */
 DF_API df_status df_nnue_writer_close(df_nnue_writer *w);
+/** Gives w up without publishing (NULL: nothing): nothing more is written, the output is
+ *  closed and w freed; a file of df_nnue_writer_open is not renamed, its temporary file is
+ *  removed and its path left as it was. For a writing that is stopped or failed on the way. */
+DF_API void df_nnue_writer_discard(df_nnue_writer *w);
+/** The temporary file w writes until df_nnue_writer_close renames it (the name is valid until
+ *  w is closed or discarded), or NULL when there is none (standard output, a function, a file
+ *  written directly; w NULL). A program's signal handler may remove it (unlink is
+ *  async-signal-safe) before the program dies of the signal. */
+DF_API const char *df_nnue_writer_temp_path(const df_nnue_writer *w);
 
 /* ---- the formats' rules ------------------------------------------------------------------- */
 

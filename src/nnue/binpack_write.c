@@ -168,6 +168,7 @@ static bool flush_chunk(df_nnue_writer *w)
 static df_status out_of_memory(df_nnue_writer *w, df_nnue_error *err)
 {
     w->out.failed = true;
+    w->out.error = ENOMEM;
     df__nnue_fail(err, DF_NNUE_ERR_IO, 0, w->entries - 1, "out of memory");
     return DF_ERR_IO;
 }
@@ -212,9 +213,10 @@ df_status df__binpack_finish(df_nnue_writer *w)
 {
     df__binpack_writer *bp = &w->bp;
     if (!bp->started) return DF_OK;
-    if (!end_chain(bp))
+    if (!end_chain(bp)) {
         w->out.failed = true;
-    else
+        w->out.error = ENOMEM;
+    } else
         flush_chunk(w);
     bp->started = false;
     return w->out.failed ? DF_ERR_IO : DF_OK;

@@ -3,6 +3,7 @@
 #ifndef DF_SRC_NNUE_INTERNAL_H
 #define DF_SRC_NNUE_INTERNAL_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -109,7 +110,10 @@ typedef struct df__nnue_output {
     long (*write)(void *ctx, const char *buf, size_t size);
     void *ctx;
     FILE *file; /* what df_nnue_writer_open opened (not standard output): closed at the end */
+    char *temp; /* the file being written, renamed to path at the close; NULL: written in place */
+    char *path;
     bool failed;
+    int error; /* errno of the failure, for the close to report */
 } df__nnue_output;
 
 /* Hands n bytes to the output; false (and failed) when it fails. The first failure is kept, so
@@ -117,7 +121,11 @@ typedef struct df__nnue_output {
 static inline bool df__nnue_put(df__nnue_output *out, const void *data, size_t n)
 {
     if (out->failed) return false;
-    if (n && out->write(out->ctx, data, n) != (long)n) out->failed = true;
+    errno = 0;
+    if (n && out->write(out->ctx, data, n) != (long)n) {
+        out->failed = true;
+        out->error = errno ? errno : EIO;
+    }
     return !out->failed;
 }
 

@@ -4,6 +4,7 @@
 #include "program.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,13 @@ dft_result dft_run_with(const char *program, const char *const *args, const char
             setenv("DIRFILL_BACKEND", setup->backend, 1);
         else
             unsetenv("DIRFILL_BACKEND");
+        if (setup->file_size_kb) {
+            struct rlimit lim;
+            getrlimit(RLIMIT_FSIZE, &lim);
+            lim.rlim_cur = (rlim_t)setup->file_size_kb << 10;
+            signal(SIGXFSZ, SIG_IGN);
+            setrlimit(RLIMIT_FSIZE, &lim);
+        }
         if (setup->address_space_mb) {
             const struct rlimit lim = {(rlim_t)setup->address_space_mb << 20,
                                        (rlim_t)setup->address_space_mb << 20};
@@ -104,7 +112,7 @@ dft_result dft_run_with(const char *program, const char *const *args, const char
 dft_result dft_run(const char *program, const char *const *args, const char *in, size_t in_len,
                    const char *backend)
 {
-    const dft_run_setup setup = {backend, NULL, NULL, 0, -1};
+    const dft_run_setup setup = {backend, NULL, NULL, 0, -1, 0};
     return dft_run_with(program, args, in, in_len, &setup);
 }
 

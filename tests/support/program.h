@@ -20,6 +20,8 @@ typedef struct {
     const char *out_path;  /* standard output to this file (e.g. /dev/full) */
     long address_space_mb; /* a limit on the child's address space, or 0 */
     int in_fd;             /* standard input from this open file, or -1 */
+    long file_size_kb;     /* a limit on the size of the files the child writes (a write past it
+                              fails, EFBIG: SIGXFSZ is ignored), or 0 */
 } dft_run_setup;
 
 /* A NULL-terminated argument list. */
