@@ -79,15 +79,12 @@ int cmd_check_output(const char *cmd, const char *option, const char *output,
 void cmd_interrupts_hold(void);
 void cmd_temp_guard(const char *temp);
 
-/* A file written as df_nnue_writer_open writes one: under a temporary name beside path
- * (<folder>/.<name>.XXXXXX, the mode fopen would give), renamed to path at the close, so that
- * path holds the old file or the whole new one; an interrupt removes the temporary file. What
- * is not a regular file (/dev/stdout) is written directly. */
+/* A file written whole or not at all (df_file_out, file_out.h), whose temporary file an
+ * interrupt removes (cmd_temp_guard). */
 typedef struct cmd_output {
-    FILE *file;
-    char *temp, *path; /* NULL when written directly */
+    df_file_out *file;
 } cmd_output;
-/* Opens o for path: o->file, or NULL (errno says why). */
+/* Opens o for path ("-": standard output): its stream, or NULL (errno says why). */
 FILE *cmd_output_open(cmd_output *o, const char *path);
 /* Closes o's file and renames it to its path when every write succeeded; else removes it and
  * returns false (errno says why). */

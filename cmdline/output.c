@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Outputs and the inputs they must not destroy: the check that an output is no input, files
- * written under a temporary name and renamed into place, and the interrupt that removes such a
- * temporary file before the program dies of it. */
-#define _XOPEN_SOURCE 700 /* fchmod, fsync, lstat, mkstemp, realpath, sigaction, strdup */
+ * written whole (the library's df_file_out), and the interrupt that removes such a file's
+ * temporary name before the program dies of it. */
+#define _XOPEN_SOURCE 700 /* sigaction */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -97,97 +97,22 @@ void cmd_temp_guard(const char *temp)
 
 /* ---- a file renamed into place ---- */
 
-/* The file path's temporary file replaces, as df_nnue_writer_open decides (binpack.h):
- * path or a symbolic link's file, in new memory; NULL with errno 0 to write path directly (not
- * a regular file, a link to no file), with errno ENOMEM. */
-static char *replaced_file(const char *path)
-{
-    struct stat st;
-    errno = 0;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return NULL;
-    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return strdup(path);
-    char *target = realpath(path, NULL);
-    if (!target && errno != ENOMEM) errno = 0;
-    return target;
-}
-
 FILE *cmd_output_open(cmd_output *o, const char *path)
 {
-    memset(o, 0, sizeof *o);
-    char *final = replaced_file(path);
-    if (!final) return errno ? NULL : (o->file = fopen(path, "w"));
-    char *temp = malloc(strlen(final) + sizeof "..XXXXXX");
-    if (!temp) {
-        free(final);
-        errno = ENOMEM;
-        return NULL;
-    }
-    const char *slash = strrchr(final, '/');
-    const size_t folder = slash ? (size_t)(slash + 1 - final) : 0;
-    memcpy(temp, final, folder);
-    sprintf(temp + folder, ".%s.XXXXXX", final + folder);
-    /* The mode fopen would give: the old file's, or 0666 less the umask (read by setting it:
-     * the program makes its files from one thread). */
-    struct stat st;
-    mode_t mode = 0666;
-    if (stat(final, &st) == 0) {
-        mode = st.st_mode & 0777;
-    } else {
-        const mode_t mask = umask(022);
-        umask(mask);
-        mode &= ~mask;
-    }
     cmd_interrupts_hold();
-    const int fd = mkstemp(temp);
-    o->file = fd >= 0 ? fdopen(fd, "w") : NULL;
+    const df_status opened = df_file_out_open(&o->file, path);
     const int why = errno;
-    if (o->file) {
-        /* mkstemp makes it 0600; a file system without modes (FAT) refuses the change, and the
-         * file is written all the same, as fopen writes there. */
-        (void)fchmod(fd, mode);
-        o->temp = temp;
-        o->path = final;
-    } else {
-        if (fd >= 0) {
-            close(fd);
-            unlink(temp);
-        }
-        free(temp);
-        free(final);
-    }
-    cmd_temp_guard(o->temp);
+    cmd_temp_guard(opened == DF_OK ? df_file_out_temp_path(o->file) : NULL);
     errno = why;
-    return o->file;
+    return opened == DF_OK ? df_file_out_stream(o->file) : NULL;
 }
-
-/* fsync, but a file system that cannot (some FUSE ones) has the data as well as it can. */
-static bool synced(FILE *f) { return fsync(fileno(f)) == 0 || errno == EINVAL || errno == ENOSYS; }
 
 bool cmd_output_close(cmd_output *o)
 {
-    /* A write that failed left its reason in errno: nothing since has touched it. */
-    bool ok = o->file && !ferror(o->file);
-    int why = ok || !errno ? EIO : errno;
-    /* On the disk before the name points at it, as df_nnue_writer_close does (binpack.h). */
-    if (ok && o->temp && (fflush(o->file) != 0 || !synced(o->file))) {
-        ok = false;
-        why = errno;
-    }
-    if (o->file && fclose(o->file) != 0 && ok) {
-        ok = false;
-        why = errno;
-    }
-    if (o->temp) {
-        if (ok && rename(o->temp, o->path) != 0) {
-            ok = false;
-            why = errno;
-        }
-        if (!ok) unlink(o->temp);
-        cmd_temp_guard(NULL);
-    }
-    free(o->temp);
-    free(o->path);
-    memset(o, 0, sizeof *o);
-    if (!ok) errno = why;
-    return ok;
+    const df_status closed = df_file_out_close(o->file);
+    const int why = errno;
+    cmd_temp_guard(NULL);
+    o->file = NULL;
+    errno = why;
+    return closed == DF_OK;
 }

@@ -5,7 +5,7 @@
  *
  * | header | what |
  * |---|---|
- * | dirfill/source.h, dirfill/threads.h | bytes in (files, pipes, .zst, .gz, functions); what 0 threads means |
+ * | dirfill/source.h, dirfill/file_out.h, dirfill/threads.h | bytes in (files, pipes, .zst, .gz, functions), files written whole or not at all; what 0 threads means |
  * | dirfill/types.h | df_bb, df_square, df_color, df_piece_type, df_dir |
  * | dirfill/bitboard.h | masks, square and direction helpers, shift, Kogge-Stone fill, ray attacks (inline) |
  * | dirfill/leapers.h, dirfill/pawns.h | knight, king and pawn attacks, set-wise and per square (inline) |
@@ -31,6 +31,7 @@
 #include "dirfill/binpack.h"
 #include "dirfill/bitboard.h"
 #include "dirfill/board.h"
+#include "dirfill/file_out.h"
 #include "dirfill/game.h"
 #include "dirfill/hash.h"
 #include "dirfill/kernels.h"

@@ -1375,29 +1375,6 @@ static void test_writer_refusals(void **state)
 
 /* ---- a file writer: the old file or the whole new one ---- */
 
-/* The names in folder, sorted, joined by spaces ("" when empty). */
-static void folder_names(const char *folder, char *out, size_t size)
-{
-    struct dirent **list;
-    const int n = scandir(folder, &list, NULL, alphasort);
-    assert_true(n >= 0);
-    out[0] = 0;
-    for (int i = 0; i < n; i++) {
-        if (strcmp(list[i]->d_name, ".") && strcmp(list[i]->d_name, ".."))
-            snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? " " : "",
-                     list[i]->d_name);
-        free(list[i]);
-    }
-    free(list);
-}
-
-static void assert_folder(const char *folder, const char *want)
-{
-    char names[1024];
-    folder_names(folder, names, sizeof names);
-    if (strcmp(names, want)) fail_msg("%s holds '%s', not '%s'", folder, names, want);
-}
-
 static mem file_bytes(const char *path)
 {
     mem m = {0};
@@ -1458,7 +1435,7 @@ static void test_writer_file(void **state)
         assert_int_equal(-1, access(path, F_OK));
         assert_int_equal(0, access(temp, F_OK));
         assert_int_equal(DF_OK, df_nnue_writer_close(w));
-        assert_folder(folder, name);
+        dft_assert_folder(folder, name);
         struct stat st;
         assert_int_equal(0, stat(path, &st));
         assert_int_equal(0666 & ~mask, st.st_mode & 0777);
@@ -1475,7 +1452,7 @@ static void test_writer_file(void **state)
         assert_int_equal(DF_OK, df_nnue_writer_open(&w, path, (df_nnue_format)f));
         assert_int_equal(DF_OK, write_some(w, 100));
         df_nnue_writer_discard(w);
-        assert_folder(folder, name);
+        dft_assert_folder(folder, name);
         assert_file_is(path, &whole);
         /* An existing file keeps its mode. */
         assert_int_equal(0, chmod(path, 0640));
@@ -1502,7 +1479,7 @@ static void test_writer_file(void **state)
         assert_true(wrote == DF_OK || wrote == DF_ERR_IO);
         assert_int_equal(DF_ERR_IO, closed);
         assert_int_equal(EFBIG, why);
-        assert_folder(folder, name);
+        dft_assert_folder(folder, name);
         assert_file_is(path, &whole);
         /* A close whose rename is refused: a folder took the name meanwhile. */
         char other[160], inside[200];
@@ -1517,7 +1494,7 @@ static void test_writer_file(void **state)
         fclose(x);
         assert_int_equal(DF_ERR_IO, df_nnue_writer_close(w));
         snprintf(want, sizeof want, "%s taken%s", name, ext[f]);
-        assert_folder(folder, want);
+        dft_assert_folder(folder, want);
         assert_file_is(inside, &(mem){(unsigned char *)"x", 1, 1});
         unlink(inside);
         rmdir(other);
@@ -1536,7 +1513,7 @@ static void test_writer_file(void **state)
         free(part.p);
         unlink(link);
         unlink(path);
-        assert_folder(folder, "");
+        dft_assert_folder(folder, "");
         free(whole.p);
     }
     /* Standard output and a function have no temporary file; discarding them writes nothing. */

@@ -40,22 +40,6 @@ static void done(result *r) { dft_done(r); }
 
 static int temp_file(void) { return dft_temp_file(); }
 
-/* The names in folder, sorted, joined by spaces. */
-static void folder_listing(const char *folder, char *out, size_t size)
-{
-    struct dirent **list;
-    const int n = scandir(folder, &list, NULL, alphasort);
-    assert_true(n >= 0);
-    out[0] = 0;
-    for (int i = 0; i < n; i++) {
-        if (strcmp(list[i]->d_name, ".") && strcmp(list[i]->d_name, ".."))
-            snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? " " : "",
-                     list[i]->d_name);
-        free(list[i]);
-    }
-    free(list);
-}
-
 static bool is_hex_set(const char *v, size_t n)
 {
     if (n != 20 || v[0] != '"' || v[1] != '0' || v[2] != 'x' || v[19] != '"') return false;
@@ -656,7 +640,7 @@ static void test_analyze_svg(void **state)
     result r = run(ARGS("analyze", "--svg", svg, "--show", "counts", "--fen", fen), "", 0, NULL);
     assert_int_equal(0, r.status);
     done(&r);
-    folder_listing(folder, listing, sizeof listing);
+    dft_folder_names(folder, listing, sizeof listing);
     assert_string_equal("board.svg", listing);
     size_t len;
     char *whole = slurp_path(svg, &len);
@@ -674,13 +658,13 @@ static void test_analyze_svg(void **state)
     assert_int_equal(len, now_len);
     assert_memory_equal(whole, now, len);
     free(now);
-    folder_listing(folder, listing, sizeof listing);
+    dft_folder_names(folder, listing, sizeof listing);
     assert_string_equal("board.svg", listing);
     assert_int_equal(0, symlink("board.svg", link));
     r = run(ARGS("analyze", "--svg", link, "--fen", DF_FEN_START), "", 0, NULL);
     assert_int_equal(0, r.status);
     done(&r);
-    folder_listing(folder, listing, sizeof listing);
+    dft_folder_names(folder, listing, sizeof listing);
     assert_string_equal("board.svg link.svg", listing);
     char target[64] = "";
     assert_true(readlink(link, target, sizeof target - 1) > 0);
@@ -808,7 +792,7 @@ static void test_bench_smoke(void **state)
     assert_non_null(strstr(r.out, "vs best classic"));
     assert_non_null(strstr(r.out, "Summary"));
     done(&r);
-    folder_listing(folder, listing, sizeof listing);
+    dft_folder_names(folder, listing, sizeof listing);
     assert_string_equal("chart.svg", listing);
     size_t len;
     char *text = slurp_path(chart, &len);

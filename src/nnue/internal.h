@@ -109,9 +109,7 @@ df_nnue_next df__bin_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *
 typedef struct df__nnue_output {
     long (*write)(void *ctx, const char *buf, size_t size);
     void *ctx;
-    FILE *file; /* what df_nnue_writer_open opened (not standard output): closed at the end */
-    char *temp; /* the file being written, renamed to path at the close; NULL: written in place */
-    char *path;
+    df_file_out *file; /* what df_nnue_writer_open opened (NULL for a function) */
     bool failed;
     int error; /* errno of the failure, for the close to report */
 } df__nnue_output;

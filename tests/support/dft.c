@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+#define _DEFAULT_SOURCE /* scandir, alphasort */
 #include "dft.h"
+
+#include <dirent.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,4 +324,26 @@ uint64_t dft_mt19937_64_nth(uint64_t seed, unsigned n)
     uint64_t x = 0;
     for (unsigned i = 0; i < n; i++) x = df__mt_next(&g);
     return x;
+}
+
+void dft_folder_names(const char *folder, char *out, size_t size)
+{
+    struct dirent **list;
+    const int n = scandir(folder, &list, NULL, alphasort);
+    assert_true(n >= 0);
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(list[i]->d_name, ".") && strcmp(list[i]->d_name, ".."))
+            snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? " " : "",
+                     list[i]->d_name);
+        free(list[i]);
+    }
+    free(list);
+}
+
+void dft_assert_folder(const char *folder, const char *want)
+{
+    char names[1024];
+    dft_folder_names(folder, names, sizeof names);
+    if (strcmp(names, want)) fail_msg("%s holds '%s', not '%s'", folder, names, want);
 }

@@ -111,4 +111,9 @@ typedef struct {
 } dft_memory;
 long dft_memory_read(void *ctx, char *buf, size_t size);
 
+/* The names in folder, sorted, joined by spaces ("" when empty), into out. */
+void dft_folder_names(const char *folder, char *out, size_t size);
+/* Fails the test unless folder holds exactly the names want lists (dft_folder_names' form). */
+void dft_assert_folder(const char *folder, const char *want);
+
 #endif
