@@ -138,6 +138,7 @@ static const char *fen_line(df_nnue_entry *e, const char *s, size_t len, char *w
     e->score = (int16_t)v[0];
     e->ply = (uint16_t)v[1];
     e->result = (int8_t)v[2];
+    e->ep_as_stored = 0; /* a FEN's square goes through nnue-pytorch's rule */
     return NULL;
 }
 

@@ -27,6 +27,7 @@ typedef struct {
     uint16_t plies[BATCH];
     int8_t results[BATCH];
     bool has_move[BATCH];
+    bool ep_as_stored[BATCH]; /* the entries' df_nnue_entry.ep_as_stored: their FEN's square */
     uint32_t n;
     cmd_text lines;
     line_mark *marks;
@@ -115,7 +116,8 @@ static void put_entry(const nnue_out *o, batch *b, uint32_t i)
     size_t nw, nb;
     const int32_t *w = indices(o, b, i, DF_WHITE, &nw);
     char head[DF_FEN_MAX + 96], uci[DF_UCI_MAX] = "-", fen[DF_FEN_MAX];
-    df_nnue_fen(fen, sizeof fen, &b->boards[i]);
+    const df_nnue_entry e = {.pos = b->boards[i], .ep_as_stored = b->ep_as_stored[i]};
+    df_nnue_entry_fen(fen, sizeof fen, &e);
     if (b->has_move[i]) df_move_to_uci(uci, &b->boards[i], b->moves[i]);
     char *p =
         head + snprintf(head, sizeof head, "{\"fen\":\"%s\",\"move\":\"%s\",\"score\":", fen, uci);
@@ -294,6 +296,7 @@ bool nnue_out_entry(nnue_out *o, const df_nnue_entry *e, bool has_move)
     b->plies[i] = e->ply;
     b->results[i] = e->result;
     b->has_move[i] = has_move;
+    b->ep_as_stored[i] = e->ep_as_stored != 0;
     if (b->n == BATCH) hand_on(o);
     return !o->failed;
 }

@@ -167,6 +167,7 @@ static df_pgn_action on_end(void *ctx, const df_pgn_game *g)
                           : g->result == DF_RESULT_BLACK_WINS ? -1
                                                               : 0;
         e->result = (int8_t)(df_board_stm(&e->pos) == DF_WHITE ? white : -white);
+        e->ep_as_stored = 0; /* reached by a move: nnue-pytorch's rule */
     }
     return s->failed ? DF_PGN_STOP : DF_PGN_READ;
 }

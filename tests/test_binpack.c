@@ -623,7 +623,7 @@ static void test_binpack_truncated(void **state)
 static df_nnue_entry entry_at(const char *fen, const char *uci, int16_t score, uint16_t ply,
                               int8_t result)
 {
-    df_nnue_entry e = {dft_fen(fen), DF_MOVE_NONE, score, ply, result};
+    df_nnue_entry e = {.pos = dft_fen(fen), .score = score, .ply = ply, .result = result};
     if (uci) assert_int_equal(DF_OK, df_move_from_uci(&e.move, &e.pos, uci, strlen(uci)));
     return e;
 }
@@ -634,8 +634,10 @@ static void line_entries(dft_entries *out, const char *fen, const char *const *m
     df_board b = dft_fen(fen);
     const uint16_t first = (uint16_t)(2 * (b.fullmove - 1) + b.stm);
     for (int i = 0; moves[i]; i++) {
-        df_nnue_entry e = {b, DF_MOVE_NONE, (int16_t)(37 * i - 50), (uint16_t)(first + i),
-                           (int8_t)(i % 2 ? -1 : 1)};
+        df_nnue_entry e = {.pos = b,
+                           .score = (int16_t)(37 * i - 50),
+                           .ply = (uint16_t)(first + i),
+                           .result = (int8_t)(i % 2 ? -1 : 1)};
         assert_int_equal(DF_OK, df_move_from_uci(&e.move, &b, moves[i], strlen(moves[i])));
         dft_entries_add(out, &e);
         df_make_move(&b, &b, e.move);
@@ -765,6 +767,161 @@ static void put_crafted_chain(mem *m, const char *fen, const char *uci, unsigned
     bits_to(m, &b);
     free(b.bit);
     free(stem.p);
+}
+
+/* The payload of one chain: the entries' .binpack by the reference encoder, without its chunk
+ * header; stored >= 0: the stem's pawn behind that square gets code 12 (the square stored),
+ * whether the position allows a capture there or not. */
+static void put_chain(mem *payload, const df_nnue_entry *es, size_t n, int stored)
+{
+    mem file = ref_encode(es, n, NULL);
+    unsigned char *stem = file.p + 8;
+    if (stored >= 0) {
+        const df_bb occ = es[0].pos.color[0] | es[0].pos.color[1];
+        const int pawn = stored + (es[0].pos.stm == DF_WHITE ? -8 : 8);
+        assert_true(occ >> pawn & 1);
+        const unsigned j = below(occ, pawn);
+        stem[8 + j / 2] =
+            (unsigned char)((stem[8 + j / 2] & (0xf0u >> 4 * (j % 2))) | 12u << 4 * (j % 2));
+    }
+    mem_put(payload, stem, file.len - 8);
+    free(file.p);
+}
+
+/* A .bin record's en-passant field: the square, or -1 (the board's bits read past: a bit per
+ * empty square, five per piece, after the side and the kings; then four of castling). */
+static int bin_ep_field(const unsigned char *rec)
+{
+    unsigned i = 1 + 12;
+#define BIT(k) ((rec[(k) / 8] >> ((k) % 8)) & 1)
+    for (int sq = 0; sq < 62; sq++) i += BIT(i) ? 5 : 1;
+    i += 4;
+    if (!BIT(i)) return -1;
+    int ep = 0;
+    for (unsigned k = 0; k < 6; k++) ep |= BIT(i + 1 + k) << k;
+#undef BIT
+    return ep;
+}
+
+/* A stem's en-passant square (code 12) is kept as stored, as nnue-pytorch's decoder keeps it
+ * (setEpSquareUnchecked): with no pawn to take there, with the only one pinned, and with a legal
+ * capture. Stockfish's generator stores the square whenever an enemy pawn stands next to the
+ * pushed one, pinned or not, so real data has such stems. The same position reached by the
+ * double push in a chain gets their rule (their doMove), as does the position after the stem's
+ * move. Written back, the file is the same bytes. The FENs are nnue-pytorch's (their reader on
+ * this very file prints the same first four fields; its move number is (ply + 1) / 2). */
+static void test_binpack_stem_ep_as_stored(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *before; /* black to move, the push d7d5 to come */
+        const char *stem;   /* the position after it, as a stem of its own (ply 60), which
+                               stores d6 whatever the FEN parser keeps of the square */
+        const char *then, *reply;
+        const char *fens[4]; /* before, reached, the stem, after the stem's move */
+    } cases[] = {
+        {"4k3/3p4/8/8/8/8/8/4K3 b - - 0 10",
+         "4k3/8/8/3p4/8/8/8/4K3 w - d6 0 31",
+         "e1e2",
+         "e8e7",
+         {"4k3/3p4/8/8/8/8/8/4K3 b - -", "4k3/8/8/3p4/8/8/8/4K3 w - -",
+          "4k3/8/8/3p4/8/8/8/4K3 w - d6", "4k3/8/8/3p4/8/8/4K3/8 b - -"}},
+        /* e5 pinned on the e-file by the rook on e8 */
+        {"4r2k/3p4/8/4P3/8/8/8/4K3 b - - 0 10",
+         "4r2k/8/8/3pP3/8/8/8/4K3 w - d6 0 31",
+         "e1d1",
+         "h8g8",
+         {"4r2k/3p4/8/4P3/8/8/8/4K3 b - -", "4r2k/8/8/3pP3/8/8/8/4K3 w - -",
+          "4r2k/8/8/3pP3/8/8/8/4K3 w - d6", "4r2k/8/8/3pP3/8/8/8/3K4 b - -"}},
+        /* a legal capture: the stem's move takes en passant */
+        {"4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 10",
+         "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 31",
+         "e5d6",
+         "e8d7",
+         {"4k3/3p4/8/4P3/8/8/8/4K3 b - -", "4k3/8/8/3pP3/8/8/8/4K3 w - d6",
+          "4k3/8/8/3pP3/8/8/8/4K3 w - d6", "4k3/8/3P4/8/8/8/8/4K3 b - -"}},
+    };
+    enum { CASES = sizeof cases / sizeof *cases };
+    mem payload = {0};
+    for (size_t c = 0; c < CASES; c++) {
+        dft_entries reached = {0}, stem = {0};
+        line_entries(&reached, cases[c].before, (const char *const[]){"d7d5", cases[c].then, NULL});
+        line_entries(&stem, cases[c].stem,
+                     (const char *const[]){cases[c].then, cases[c].reply, NULL});
+        put_chain(&payload, reached.e, reached.n, -1);
+        put_chain(&payload, stem.e, stem.n, DF_D6);
+        dft_entries_free(&reached);
+        dft_entries_free(&stem);
+    }
+    mem file = {0};
+    put_chunk(&file, &payload);
+    readout r = read_all(DF_NNUE_BINPACK, file.p, file.len, 3);
+    if (r.nerrors) fail_msg("%s", r.errors[0].message);
+    assert_int_equal(4 * CASES, r.n);
+    for (size_t c = 0; c < CASES; c++)
+        for (size_t k = 0; k < 4; k++) {
+            const df_nnue_entry *e = &r.entries[4 * c + k];
+            char fen[DF_FEN_MAX];
+            df_nnue_entry_fen(fen, sizeof fen, e);
+            const size_t len = strlen(cases[c].fens[k]);
+            if (strncmp(fen, cases[c].fens[k], len) || fen[len] != ' ')
+                fail_msg("case %zu, entry %zu: %s, nnue-pytorch's %s", c, k, fen, cases[c].fens[k]);
+        }
+    /* Stems (entries 0 and 2 of each case) hold the square as stored; moves give the rule's. */
+    for (size_t i = 0; i < r.n; i++) {
+        assert_int_equal(i % 2 == 0, r.entries[i].ep_as_stored != 0);
+        if (i % 4 == 2) assert_int_equal(DF_D6, df_nnue_entry_ep(&r.entries[i]));
+    }
+    /* df_nnue_fen of a board is the rule's, whatever the entry holds. */
+    char fen[DF_FEN_MAX];
+    df_nnue_fen(fen, sizeof fen, &r.entries[2].pos);
+    assert_non_null(strstr(fen, " w - - "));
+    mem back = write_all(DF_NNUE_BINPACK, r.entries, r.n);
+    assert_int_equal(file.len, back.len);
+    assert_memory_equal(file.p, back.p, file.len);
+    /* The push and the position after it as two stems, the second storing a square no pawn
+     * can take: their writer keeps them apart (the position after the push, its square put
+     * through the rule, is not the stem's), where the rule on both sides would chain them. */
+    mem split = {0}, split_file = {0};
+    for (size_t c = 0; c < 2; c++) {
+        dft_entries reached = {0};
+        line_entries(&reached, cases[c].before, (const char *const[]){"d7d5", cases[c].then, NULL});
+        put_chain(&split, &reached.e[0], 1, -1);
+        put_chain(&split, &reached.e[1], 1, DF_D6);
+        dft_entries_free(&reached);
+    }
+    put_chunk(&split_file, &split);
+    readout sr = read_all(DF_NNUE_BINPACK, split_file.p, split_file.len, 0);
+    assert_int_equal(4, sr.n);
+    mem split_back = write_all(DF_NNUE_BINPACK, sr.entries, sr.n);
+    assert_int_equal(split_file.len, split_back.len);
+    assert_memory_equal(split_file.p, split_back.p, split_file.len);
+    readout_free(&sr);
+    free(split_back.p);
+    free(split_file.p);
+    free(split.p);
+    /* .plain and .bin store the square too (nnue-pytorch's writers do), and their readers put
+     * it through the rule: a square no pawn can take is gone once read back. */
+    for (df_nnue_format f = DF_NNUE_PLAIN; f <= DF_NNUE_BIN; f++) {
+        mem other = write_all(f, r.entries, r.n);
+        for (size_t c = 0; c < CASES; c++)
+            if (f == DF_NNUE_BIN) assert_int_equal(DF_D6, bin_ep_field(other.p + 40 * (4 * c + 2)));
+        if (f == DF_NNUE_PLAIN)
+            assert_non_null(memmem(other.p, other.len, "fen 4r2k/8/8/3pP3/8/8/8/4K3 w - d6 ", 35));
+        readout o = read_all(f, other.p, other.len, 0);
+        assert_int_equal(r.n, o.n);
+        for (size_t c = 0; c < CASES; c++) {
+            assert_int_equal(c == 2 ? DF_D6 : DF_SQUARE_NONE,
+                             df_nnue_entry_ep(&o.entries[4 * c + 2]));
+            assert_int_equal(0, o.entries[4 * c + 2].ep_as_stored);
+        }
+        readout_free(&o);
+        free(other.p);
+    }
+    readout_free(&r);
+    free(back.p);
+    free(file.p);
+    free(payload.p);
 }
 
 /* Each bad chunk, followed by a good one: one error of the expected kind naming the byte and
@@ -1543,6 +1700,7 @@ int main(void)
         cmocka_unit_test(test_shares),
         cmocka_unit_test(test_ep_rule),
         cmocka_unit_test(test_binpack_hand_made),
+        cmocka_unit_test(test_binpack_stem_ep_as_stored),
         cmocka_unit_test(test_binpack_hostile),
         cmocka_unit_test(test_binpack_claim_not_believed),
         cmocka_unit_test(test_read_error),

@@ -30,6 +30,11 @@
 
 /* ---- entries and their expected lines ---- */
 
+typedef struct {
+    char *p;
+    size_t len;
+} mem_bytes;
+
 static int index_order(const void *a, const void *b)
 {
     const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -42,7 +47,7 @@ static void expect_line(cmd_text *t, const df_nnue_entry *e, bool has_move, cons
     df_nnue_set set;
     assert_int_equal(DF_OK, df_nnue_set_parse(&set, set_name, strlen(set_name)));
     char fen[DF_FEN_MAX], uci[DF_UCI_MAX] = "-";
-    df_nnue_fen(fen, sizeof fen, &e->pos);
+    df_nnue_entry_fen(fen, sizeof fen, e);
     if (has_move) df_move_to_uci(uci, &e->pos, e->move);
     cmd_text_putf(t, "{\"fen\":\"%s\",\"move\":\"%s\",\"score\":%d,\"ply\":%u,\"result\":%d", fen,
                   uci, e->score, e->ply, e->result);
@@ -287,8 +292,11 @@ static void test_pgn(void **state)
                           : t.result == DF_RESULT_BLACK_WINS ? -1
                                                              : 0;
         for (uint32_t i = 0; i < t.plies && t.result != DF_RESULT_NONE; i++) {
-            df_nnue_entry e = {b, t.moves[i], DF_NNUE_SCORE_NONE, (uint16_t)i,
-                               (int8_t)(b.stm ? -white : white)};
+            df_nnue_entry e = {.pos = b,
+                               .move = t.moves[i],
+                               .score = DF_NNUE_SCORE_NONE,
+                               .ply = (uint16_t)i,
+                               .result = (int8_t)(b.stm ? -white : white)};
             if (t.eval_kind[i] != DF_PGN_EVAL_NONE) {
                 e.score = expected_score(&t, i, df_board_stm(&b));
                 mates |= t.eval_kind[i] == DF_PGN_EVAL_MATE;
@@ -538,6 +546,67 @@ static void test_write(void **state)
     unlink(dst[0]);
     unlink(pgn);
     unlink(src);
+}
+
+/* The bytes of the file at path. */
+static mem_bytes file_bytes(const char *path)
+{
+    mem_bytes m = {0};
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0; m.len += n) {
+        m.p = realloc(m.p, m.len + n);
+        memcpy(m.p + m.len, buf, n);
+    }
+    fclose(f);
+    return m;
+}
+
+/* .binpack stems that store an en-passant square no pawn can take (none next to the pushed
+ * pawn; the only one pinned), which nnue-pytorch's reader keeps: --json prints the square as
+ * theirs does, on one thread and on two, and --write gives the file back byte for byte. */
+static void test_stem_ep_as_stored(void **state)
+{
+    (void)state;
+    static const char *const fens[2] = {"4k3/8/8/3p4/8/8/8/4K3 w - - 0 31",
+                                        "4r2k/8/8/3pP3/8/8/8/4K3 w - - 0 31"};
+    dft_entries es = {0};
+    for (int i = 0; i < 2; i++) {
+        df_nnue_entry e = {.pos = dft_fen(fens[i]), .ply = 60, .result = 1};
+        e.pos.ep = DF_D6;
+        e.ep_as_stored = 1;
+        assert_true(df_board_is_valid(&e.pos));
+        assert_int_equal(DF_OK, df_move_from_uci(&e.move, &e.pos, "e1d1", 4));
+        dft_entries_add(&es, &e);
+    }
+    char bp[128], out[160];
+    write_entries(bp, sizeof bp, ".binpack", &es);
+    cmd_text want = {0};
+    expect_lines(&want, &es, "Full_Threats+PP_3Wide+HalfKAv2_hm");
+    assert_non_null(strstr(want.text, "\"fen\":\"4k3/8/8/3p4/8/8/8/4K3 w - d6 0 31\""));
+    assert_non_null(strstr(want.text, "\"fen\":\"4r2k/8/8/3pP3/8/8/8/4K3 w - d6 0 31\""));
+    for (int t = 1; t <= 2; t++) {
+        dft_result r =
+            dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--threads", t == 1 ? "1" : "2", bp),
+                    "", 0, NULL);
+        assert_int_equal(0, r.status);
+        assert_output(&r, &want);
+        dft_done(&r);
+    }
+    snprintf(out, sizeof out, "%s.out.binpack", bp);
+    dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--write", out, bp), "", 0, NULL);
+    assert_int_equal(0, r.status);
+    dft_done(&r);
+    mem_bytes a = file_bytes(bp), b = file_bytes(out);
+    assert_int_equal(a.len, b.len);
+    assert_memory_equal(a.p, b.p, a.len);
+    free(a.p);
+    free(b.p);
+    cmd_text_free(&want);
+    unlink(out);
+    unlink(bp);
+    dft_entries_free(&es);
 }
 
 /* Usage errors: exit 2, a message, nothing read or written. */
@@ -921,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_pgn_too_many_pieces),
         cmocka_unit_test(test_fens),
         cmocka_unit_test(test_write),
+        cmocka_unit_test(test_stem_ep_as_stored),
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_skip),
         cmocka_unit_test(test_output_error),

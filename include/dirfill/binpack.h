@@ -15,7 +15,8 @@
  * Where nnue-pytorch's rules differ from the library's, the formats follow theirs:
  * - the en-passant square a format stores and a `.binpack` movetext's pawn destinations use is
  *   df_nnue_ep_square's (a capture that does not expose the king to a slider), where df_board
- *   keeps the Polyglot rule's;
+ *   keeps the Polyglot rule's; but a `.binpack` stem's square is kept as stored, whether a pawn
+ *   can take or not, as their decoder keeps it (df_nnue_entry.ep_as_stored, df_nnue_entry_ep);
  * - castling is the king taking its own rook in both (df_move and their Move), the kinds and
  *   bit fields differ and are converted;
  * - a continuation's half-move clock is the stem's plus the moves played, modulo 256, as their
@@ -59,13 +60,21 @@ extern "C" {
  *  one chain. */
 #define DF_BINPACK_CHUNK_TARGET (1u << 20)
 
-/** One training position: what nnue-pytorch's TrainingDataEntry carries. */
+/** One training position: what nnue-pytorch's TrainingDataEntry carries. Its en-passant
+ *  square as nnue-pytorch holds it is df_nnue_entry_ep's. Zero it before filling it by hand
+ *  (`df_nnue_entry e = {0};`, or an initializer): a zero ep_as_stored is the rule for boards. */
 typedef struct df_nnue_entry {
-    df_board pos;  /**< the position (en passant as df_board keeps it; see df_nnue_ep_square) */
-    df_move move;  /**< the move played from it */
-    int16_t score; /**< the side to move's view; DF_NNUE_SCORE_NONE for none */
-    uint16_t ply;  /**< the game's ply (0: the start position, White to move) */
-    int8_t result; /**< the side to move's view: 1 won, 0 drawn, -1 lost */
+    df_board pos;         /**< the position (en passant: see ep_as_stored) */
+    df_move move;         /**< the move played from it */
+    int16_t score;        /**< the side to move's view; DF_NNUE_SCORE_NONE for none */
+    uint16_t ply;         /**< the game's ply (0: the start position, White to move) */
+    int8_t result;        /**< the side to move's view: 1 won, 0 drawn, -1 lost */
+    uint8_t ep_as_stored; /**< nonzero: pos.ep is the en-passant square as the input stored it
+                               (a `.binpack` stem's, which nnue-pytorch keeps unchecked, so a
+                               square no pawn can take stays: pos.ep then need not have a pawn
+                               next to it, which df_board_is_valid allows), written and shown
+                               as it is; zero (what a zeroed entry has): nnue-pytorch's rule on
+                               pos, df_nnue_ep_square (df_board keeps the Polyglot rule's) */
 } df_nnue_entry;
 
 /** The formats. */
@@ -169,9 +178,10 @@ DF_API df_nnue_writer *
 df_nnue_writer_to_function(df_nnue_format format,
                            long (*write)(void *ctx, const char *buf, size_t size), void *ctx);
 /** Adds e, entries in order. A `.binpack` chain goes on when e's position is the previous
- *  entry's after its move (pieces, side to move, castling, df_nnue_ep_square), its ply one more
- *  and its result negated, as nnue-pytorch's writer decides (and when the chain has fewer than
- *  65535 moves); a continuation's half-move clock and move number are not stored. Returns DF_OK;
+ *  entry's after its move (pieces, side to move, castling, en passant: df_nnue_ep_square after
+ *  the move, df_nnue_entry_ep of e), its ply one more and its result negated, as nnue-pytorch's
+ *  writer decides (and when the chain has fewer than 65535 moves); a continuation's half-move
+ *  clock and move number are not stored. Every format stores df_nnue_entry_ep. Returns DF_OK;
  *  DF_ERR_BOARD when e cannot be written (*err, may be NULL, says why: DF_NNUE_ERR_UNENCODABLE,
  *  _POSITION, _ILLEGAL or _FIELD), which leaves the output as it was; DF_ERR_IO when the output
  *  failed (the writer then drops what it is given); DF_ERR_ARGUMENT for NULL. */
@@ -202,8 +212,19 @@ DF_API df_square df_nnue_ep_square(const df_board *b);
 /** Writes b's FEN as the formats see it, the en-passant field df_nnue_ep_square's, into buf
  *  (DF_FEN_MAX bytes suffice): castling as KQkq when its rights are king e1/e8 and corner rooks,
  *  Chess960 or not (as nnue-pytorch writes them; other Chess960 rights, which no format holds,
- *  as Shredder-FEN). Returns the length, or the length it would need. */
+ *  as Shredder-FEN). Returns the length, or the length it would need. For an entry's position
+ *  use df_nnue_entry_fen, which keeps a stem's square. */
 DF_API size_t df_nnue_fen(char *buf, size_t size, const df_board *b);
+/** The en-passant square nnue-pytorch holds for e, or DF_SQUARE_NONE: e->pos.ep when
+ *  e->ep_as_stored (a `.binpack` stem's square, kept unchecked as their decoder keeps it), else
+ *  df_nnue_ep_square(&e->pos) (a position reached by a move, a `.plain` FEN, a `.bin` record,
+ *  an entry built by hand). The writers store this square. */
+DF_API df_square df_nnue_entry_ep(const df_nnue_entry *e);
+/** Writes e's FEN into buf as df_nnue_fen writes a board's, the en-passant field
+ *  df_nnue_entry_ep's: nnue-pytorch's FEN of the entry in its first four fields (its move
+ *  number is (ply + 1) / 2, the board's here). Returns the length, or the length it would
+ *  need. */
+DF_API size_t df_nnue_entry_fen(char *buf, size_t size, const df_nnue_entry *e);
 
 #ifdef __cplusplus
 }

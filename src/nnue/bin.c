@@ -124,6 +124,7 @@ df_nnue_next df__bin_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *
     out->move = swap_squares(le16(rec + 34));
     out->ply = le16(rec + 36);
     out->result = (int8_t)result;
+    out->ep_as_stored = 0; /* the square was put through nnue-pytorch's rule (read_sfen) */
     if (!df_move_is_legal(&out->pos, out->move)) {
         char fen[DF_FEN_MAX], uci[DF_UCI_MAX];
         df_nnue_fen(fen, sizeof fen, &out->pos);
@@ -141,7 +142,7 @@ df_status df__bin_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_error
     const df_board *b = &e->pos;
     const df_bb kings = b->piece[DF_KING], others = df_board_occupied(b) & ~kings;
     /* side, kings, a bit per empty square and five per piece, castling, en passant, counters */
-    const int ep = df_nnue_ep_square(b);
+    const int ep = df_nnue_entry_ep(e);
     const int bits = 1 + 12 + (62 - df_popcount(others)) + 5 * df_popcount(others) + 4 + 1 +
                      (ep < 64 ? 6 : 0) + 6 + 16 + 1;
     const char *why = bits > SFEN_BITS       ? "more pieces than the 256 bits of a .bin hold"

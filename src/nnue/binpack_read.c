@@ -247,10 +247,18 @@ static df_nnue_next read_stem(df__binpack_state *bp, df_nnue_error *err)
     parts.fullmove = bp->ply / 2u + 1u;
     const char *why = df__nnue_board(pos, &parts);
     if (why) STEM_FAIL(DF_NNUE_ERR_POSITION, "%s", why);
+    /* The entry's square is the stored one, as nnue-pytorch's decoder sets it unchecked
+     * (df_nnue_entry_ep), even where df_board_from_parts dropped it for want of a pawn next to
+     * it: its checks passed (the square empty, behind the pawn, on the right rank), so the
+     * board stays valid, and the key leaves out a square no pawn can take either way. Only an
+     * en-passant move looks at the square, and only from a pawn next to it. The position after
+     * the move gets their rule, as their doMove gives it, before the movetext reads it. */
+    pos->ep = parts.ep >= 0 ? (uint8_t)parts.ep : (uint8_t)DF_SQUARE_NONE;
     bp->move = df__bp_move_unpack(be16(p + 24));
     if (!df_move_is_legal(pos, bp->move)) {
         char fen[DF_FEN_MAX], uci[DF_UCI_MAX];
-        df_nnue_fen(fen, sizeof fen, pos);
+        const df_nnue_entry shown = {.pos = *pos, .ep_as_stored = 1};
+        df_nnue_entry_fen(fen, sizeof fen, &shown);
         df_move_to_uci(uci, pos, bp->move);
         STEM_FAIL(DF_NNUE_ERR_ILLEGAL, "move %s (0x%04x) is not legal in %s", uci, be16(p + 24),
                   fen);
@@ -409,10 +417,12 @@ df_nnue_next df__binpack_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_err
             if (got != DF_NNUE_ENTRY) return got;
         }
         df_nnue_next got;
+        bool stem = false;
         if (bp->plies_left) {
             got = read_item(bp, err);
         } else if (bp->len - bp->pos >= DF__CHAIN_HEAD) {
             got = read_stem(bp, err);
+            stem = true;
         } else {
             /* Fewer bytes than a stem: the chunk is over (nnue-pytorch ignores them too). */
             bp->active = false;
@@ -434,6 +444,7 @@ df_nnue_next df__binpack_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_err
             out->score = bp->score;
             out->ply = bp->ply;
             out->result = bp->result;
+            out->ep_as_stored = stem;
         }
         return got;
     }

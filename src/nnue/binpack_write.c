@@ -52,7 +52,9 @@ static bool put_item(df__binpack_writer *bp, const df_nnue_entry *e)
     const df_piece_type type = df_board_type_at(b, from);
     unsigned id, n;
     if (type == DF_PAWN) {
-        const df_bb d = df__bp_pawn_targets(b, from, us, df_nnue_ep_square(b));
+        /* The square nnue-pytorch's writer sees, e's: continues found it equal to the rule's
+         * after the previous move, which their reader will decode the item with. */
+        const df_bb d = df__bp_pawn_targets(b, from, us, df_nnue_entry_ep(e));
         id = (unsigned)df_popcount(d & below(to));
         n = (unsigned)df_popcount(d);
         if (df_move_kind_of(e->move) == DF_MOVE_PROMOTION) {
@@ -86,7 +88,10 @@ static bool put_item(df__binpack_writer *bp, const df_nnue_entry *e)
     return true;
 }
 
-/* Whether e continues the chain of the previous entry. */
+/* Whether e continues the chain of the previous entry: the position after its move, whose
+ * square nnue-pytorch's doMove puts through its rule, equals e's, whose square is
+ * df_nnue_entry_ep's (a stem's square no pawn can take differs from the rule's none, and starts
+ * a chain, as their Position equality decides). */
 static bool continues(const df__binpack_writer *bp, const df_nnue_entry *e)
 {
     const df_nnue_entry *l = &bp->last;
@@ -96,8 +101,7 @@ static bool continues(const df__binpack_writer *bp, const df_nnue_entry *e)
     df_make_move(&after, &l->pos, l->move);
     return !memcmp(after.color, e->pos.color, sizeof after.color) &&
            !memcmp(after.piece, e->pos.piece, sizeof after.piece) && after.stm == e->pos.stm &&
-           after.castling == e->pos.castling &&
-           df_nnue_ep_square(&after) == df_nnue_ep_square(&e->pos);
+           after.castling == e->pos.castling && df_nnue_ep_square(&after) == df_nnue_entry_ep(e);
 }
 
 /* The 32-byte stem of e at out. */
@@ -105,7 +109,7 @@ static void put_stem(unsigned char *out, const df_nnue_entry *e)
 {
     const df_board *b = &e->pos;
     const df_bb occ = df_board_occupied(b);
-    const df_square ep = df_nnue_ep_square(b);
+    const df_square ep = df_nnue_entry_ep(e);
     const df_color stm = df_board_stm(b);
     memset(out, 0, DF__STEM_BYTES);
     for (int i = 0; i < 8; i++) out[i] = (unsigned char)(occ >> (56 - 8 * i));

@@ -37,14 +37,46 @@ df_square df_nnue_ep_square(const df_board *b)
 /* Whether b's castling rights are standard chess's: king on e1/e8, rooks in the corners. */
 static bool standard_castling(const df_board *b);
 
-size_t df_nnue_fen(char *buf, size_t size, const df_board *b)
+/* b's FEN with ep as its en-passant field. */
+static size_t fen_with_ep(char *buf, size_t size, const df_board *b, df_square ep)
 {
     df_board shown = *b;
-    shown.ep = (uint8_t)df_nnue_ep_square(b);
+    shown.ep = (uint8_t)ep;
     /* A Chess960 position whose rights are king e1/e8 and corner rooks is written as the formats
      * hold it, KQkq, which every reader of .plain reads (nnue-pytorch's takes no other letters). */
     if (standard_castling(b)) shown.chess960 = 0;
     return df_fen_format(buf, size, &shown, DF_FEN_STANDARD);
+}
+
+size_t df_nnue_fen(char *buf, size_t size, const df_board *b)
+{
+    return fen_with_ep(buf, size, b, df_nnue_ep_square(b));
+}
+
+/* The field was added where the struct had padding: arrays of entries keep their layout. */
+struct df__nnue_entry_before_ep_as_stored {
+    df_board pos;
+    df_move move;
+    int16_t score;
+    uint16_t ply;
+    int8_t result;
+};
+_Static_assert(sizeof(df_nnue_entry) == sizeof(struct df__nnue_entry_before_ep_as_stored),
+               "df_nnue_entry.ep_as_stored must fit in the struct's padding");
+
+df_square df_nnue_entry_ep(const df_nnue_entry *e)
+{
+    /* nnue-pytorch's stem decoder sets the square unchecked (setEpSquareUnchecked), and
+     * Stockfish's data generator stores one wherever an enemy pawn stands next to the pushed
+     * pawn, pinned or not: such real data keeps its square, as their reader and writer keep it.
+     * Every other position goes through their nullifyEpSquareIfNotPossible. */
+    if (e->ep_as_stored) return e->pos.ep < 64 ? (df_square)e->pos.ep : DF_SQUARE_NONE;
+    return df_nnue_ep_square(&e->pos);
+}
+
+size_t df_nnue_entry_fen(char *buf, size_t size, const df_nnue_entry *e)
+{
+    return fen_with_ep(buf, size, &e->pos, df_nnue_entry_ep(e));
 }
 
 static bool ends_with(const char *s, size_t n, const char *suffix)

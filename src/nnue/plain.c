@@ -121,6 +121,7 @@ df_nnue_next df__plain_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error
             out->score = (int16_t)value[KEY_SCORE];
             out->ply = (uint16_t)value[KEY_PLY];
             out->result = (int8_t)value[KEY_RESULT];
+            out->ep_as_stored = 0; /* a FEN's square goes through nnue-pytorch's rule */
             return DF_NNUE_ENTRY;
         }
         if (r->plain_skip) continue;
@@ -187,7 +188,7 @@ df_nnue_next df__plain_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error
 df_status df__plain_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_error *err)
 {
     char text[DF_FEN_MAX + 96], fen[DF_FEN_MAX], uci[DF_UCI_MAX];
-    df_nnue_fen(fen, sizeof fen, &e->pos);
+    df_nnue_entry_fen(fen, sizeof fen, e);
     df_move_to_uci(uci, &e->pos, e->move);
     const int n = snprintf(text, sizeof text, "fen %s\nmove %s\nscore %d\nply %u\nresult %d\ne\n",
                            fen, uci, e->score, e->ply, e->result);

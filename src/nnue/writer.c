@@ -61,7 +61,7 @@ df_status df_nnue_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_error
     const char *why = df__nnue_unwritable(e, &kind);
     if (why) {
         char fen[DF_FEN_MAX] = "-";
-        if (df_board_is_valid(&e->pos)) df_nnue_fen(fen, sizeof fen, &e->pos);
+        if (df_board_is_valid(&e->pos)) df_nnue_entry_fen(fen, sizeof fen, e);
         df__nnue_fail(err, kind, 0, index, "entry %llu (%s): %s", (unsigned long long)index, fen,
                       why);
         return DF_ERR_BOARD;
@@ -71,7 +71,7 @@ df_status df_nnue_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_error
         /* The format's own limit: its message says what, this says which entry. */
         char what[sizeof err->message];
         char fen[DF_FEN_MAX];
-        df_nnue_fen(fen, sizeof fen, &e->pos);
+        df_nnue_entry_fen(fen, sizeof fen, e);
         if (err) {
             snprintf(what, sizeof what, "%s", err->message);
             df__nnue_fail(err, err->kind, 0, index, "entry %llu (%s): %s",

@@ -44,8 +44,11 @@ void dft_game_entries(dft_entries *out, uint64_t *rng, int games, const dft_game
                                                              : (int)(splitmix64_next(rng) % 3) - 1;
         df_board b = start;
         for (uint32_t i = 0; i < t.plies; i++) {
-            const df_nnue_entry e = {b, t.moves[i], style->score(rng), (uint16_t)i,
-                                     (int8_t)(b.stm ? -white : white)};
+            const df_nnue_entry e = {.pos = b,
+                                     .move = t.moves[i],
+                                     .score = style->score(rng),
+                                     .ply = (uint16_t)i,
+                                     .result = (int8_t)(b.stm ? -white : white)};
             if (!style->gap || splitmix64_next(rng) % style->gap) dft_entries_add(out, &e);
             df_make_move(&b, &b, t.moves[i]);
         }
