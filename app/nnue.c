@@ -5,27 +5,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nnue_pgn.h"
+#include "nnue_run.h"
 
 static const char help[] =
-    "usage: dirfill nnue [--features SET] [--threads N] [--json] [--no-eval-ok] [--skip SPEC\n"
-    "                    [--seed N]] FILE...\n"
+    "usage: dirfill nnue [--features SET] [--threads N] [--json] [--no-eval-ok]\n"
+    "                    [--score-units stockfish|cp] [--skip SPEC [--seed N]] FILE...\n"
     "       dirfill nnue --fens [--features SET] [--threads N] --json\n"
     "       dirfill nnue --write OUT [--threads N] [--no-eval-ok] [--skip SPEC [--seed N]] "
     "FILE...\n"
     "\n"
     "Reads NNUE training data: each FILE by its extension, .binpack (Stockfish's chunks of move\n"
-    "chains), .plain, .bin (40-byte records), each also as .zst or .gz, or PGN (.pgn, .pgn.zst,\n"
-    ".pgn.gz: every position before a move of a game with a result, its score the move's\n"
-    "[%eval] in centipawns from the side to move's view, a mate 32000 - plies).\n"
+    "chains), .plain, .bin (40-byte records) or PGN (.pgn: every position before a move of a\n"
+    "game with a result, its score the move's [%eval] from the side to move's view in\n"
+    "Stockfish's internal units, a mate 32000 - plies), each also as .zst or .gz.\n"
     "  --features SET  the input set: Full_Threats+PP_3Wide+HalfKAv2_hm (the default),\n"
     "                  HalfKAv2_hm, Full_Threats, PP_3Wide, or parts of it joined by '+';\n"
     "                  none: no indices (the entries alone, to time reading)\n"
     "  --json          one JSON object per entry: fen, move, score, ply, result, white, black\n"
     "                  (each perspective's active indices, ascending)\n"
-    "  --threads N     compute (and read PGN) on N threads (0, the default: one per CPU);\n"
-    "                  the output is the same for any N\n"
+    "  --threads N     compute on N threads (0, the default: one per CPU); the output is the\n"
+    "                  same for any N\n"
     "  --no-eval-ok    PGN: keep positions whose move has no [%eval] (score 32002, none)\n"
+    "  --score-units U PGN: stockfish (the default: the centipawns Stockfish prints turned\n"
+    "                  back into its internal units, as Stockfish-generated data holds them)\n"
+    "                  or cp (centipawns as written)\n"
     "  --fens          read fen<TAB>score<TAB>ply<TAB>result lines on standard input (move \"-\")\n"
     "  --write OUT     convert to OUT: .binpack, .plain or .bin by its extension (written to a\n"
     "                  temporary file renamed to OUT when whole; never one of the FILEs)\n"
@@ -35,40 +38,47 @@ static const char help[] =
     "                  random_fen_skipping, early_fen_skipping, soft_early_fen_skipping,\n"
     "                  simple_eval_skipping, pc_y0..pc_y4, ply_x1..ply_x4, ply_y1..ply_y4);\n"
     "                  without a base, items change the defaults\n"
-    "  --seed N        the skip options' random generator's seed (0, the default; 5489 is\n"
+    "  --seed N        the skip options' random generator's seed (5489, the default, is\n"
     "                  nnue-pytorch's); the same seed skips the same entries\n"
     "Without --json: one line, entries, errors, entries/s (with --skip: the entries kept, those\n"
-    "skipped, errors, and entries read per second). An error (a bad chunk, record, game\n"
+    "skipped, errors, and entries read per second), and with PGN the positions dropped by\n"
+    "reason; with --json a last line counts them. A PGN file that gives no entry is an error\n"
+    "saying why. An error (a bad chunk, record, game\n"
     "or line) names its file and byte offset, and reading goes on after it. Exit status 1 when\n"
     "an input had an error or could not be read, 2 for a malformed option or an output that is\n"
     "an input, else 0.\n";
 
 /* ---- inputs ---- */
 
-/* The kind of input a file name says: a format, or PGN (DF_NNUE_FORMATS); false: neither. */
-static bool kind_of(const char *path, df_nnue_format *kind)
+/* What a PGN file's positions that are no entries say of it, when it gave none: the main
+ * reason, or NULL. */
+static const char *none_why(const df_nnue_pgn_counts *c, char *why, size_t size)
 {
-    if (df_nnue_format_of(kind, path)) return true;
-    static const char *const pgn[] = {".pgn", ".pgn.zst", ".pgn.gz"};
-    const size_t n = strlen(path);
-    for (size_t i = 0; i < sizeof pgn / sizeof *pgn; i++)
-        if (n >= strlen(pgn[i]) && !strcmp(path + n - strlen(pgn[i]), pgn[i])) {
-            *kind = DF_NNUE_FORMATS;
-            return true;
-        }
-    return false;
+    if (c->entries) return NULL;
+    if (!c->games)
+        snprintf(why, size, "no game in it");
+    else if (c->no_eval)
+        snprintf(why, size,
+                 "no [%%eval] or engine comment in %llu games (--no-eval-ok keeps "
+                 "such positions, unscored)",
+                 (unsigned long long)c->games);
+    else if (c->no_result)
+        snprintf(why, size, "no game of %llu has a result", (unsigned long long)c->games);
+    else
+        snprintf(why, size, "%llu games and none gives a position", (unsigned long long)c->games);
+    return why;
 }
 
 static int read_file(nnue_run *run, const char *path, df_nnue_format kind)
 {
-    if (kind == DF_NNUE_FORMATS) return nnue_read_pgn(run, path);
-    static const char *const where_key[DF_NNUE_FORMATS] = {"chunk", "line", "record"};
+    static const char *const where_key[DF_NNUE_FORMATS] = {"chunk", "line", "record", "game"};
     df_nnue_reader *r;
     const df_status opened = df_nnue_reader_open(&r, path, kind);
     if (opened != DF_OK) {
         run->errors++;
         return cmd_open_error("nnue", path, opened);
     }
+    if (kind == DF_NNUE_PGN) df_nnue_reader_set_pgn(r, &run->pgn);
     df_nnue_entry e;
     df_nnue_error err;
     df_nnue_next got;
@@ -77,6 +87,23 @@ static int read_file(nnue_run *run, const char *path, df_nnue_format kind)
             nnue_error(run, path, err.message, err.offset, where_key[kind], err.where);
         else if (!nnue_take(run, path, &e, true))
             break;
+    }
+    if (kind == DF_NNUE_PGN) {
+        df_nnue_pgn_counts c;
+        df_nnue_reader_pgn_counts(r, &c);
+        run->pgn_files++;
+        run->dropped.games += c.games;
+        run->dropped.no_eval += c.no_eval;
+        run->dropped.no_result += c.no_result;
+        run->dropped.null_moves += c.null_moves;
+        run->dropped.in_errors += c.in_errors;
+        run->dropped.skipped_games += c.skipped_games;
+        char why[160];
+        if (none_why(&c, why, sizeof why)) {
+            char message[224];
+            snprintf(message, sizeof message, "no entries: %s", why);
+            nnue_error(run, path, message, 0, NULL, 0);
+        }
     }
     df_nnue_reader_free(r);
     return 0;
@@ -268,6 +295,16 @@ int cmd_nnue(int argc, char **argv, const char *backend)
             skip_spec = value;
             continue;
         }
+        if (got == 0) got = cmd_value("nnue", argc, argv, &i, "--score-units", &value);
+        if (got > 0) {
+            if (cmd_is(value, "stockfish"))
+                run.pgn.units = DF_NNUE_UNITS_STOCKFISH;
+            else if (cmd_is(value, "cp"))
+                run.pgn.units = DF_NNUE_UNITS_CP;
+            else
+                USAGE("--score-units is stockfish or cp, not '%s'", value);
+            continue;
+        }
         if (got == 0) got = cmd_value("nnue", argc, argv, &i, "--seed", &value);
         if (got > 0) {
             seed_text = value;
@@ -280,14 +317,14 @@ int cmd_nnue(int argc, char **argv, const char *backend)
         if (cmd_is(argv[i], "--json"))
             run.json = true;
         else if (cmd_is(argv[i], "--no-eval-ok"))
-            run.no_eval_ok = true;
+            run.pgn.keep_no_eval = true;
         else if (cmd_is(argv[i], "--fens"))
             fens = true;
         else if (argv[i][0] == '-' && argv[i][1]) {
             status = cmd_help_or_unknown("nnue", argv[i], help);
             goto done;
         } else {
-            if (!kind_of(argv[i], &kinds[nfiles]))
+            if (!df_nnue_format_of(&kinds[nfiles], argv[i]))
                 USAGE("%s: not .binpack, .plain, .bin (also .zst, .gz) or .pgn (.pgn.zst, "
                       ".pgn.gz)",
                       argv[i]);
@@ -306,7 +343,7 @@ int cmd_nnue(int argc, char **argv, const char *backend)
     if (!fens && !nfiles) USAGE("no FILE (see dirfill nnue --help)");
     if (skip_spec && fens) USAGE("--skip needs the moves played: not with --fens");
     if (seed_text && !skip_spec) USAGE("--seed seeds --skip's draws: give --skip too");
-    unsigned long long seed = 0;
+    unsigned long long seed = 5489; /* nnue-pytorch's, so that its runs' skips are ours */
     if (seed_text) {
         char *end;
         errno = 0;
@@ -355,14 +392,30 @@ int cmd_nnue(int argc, char **argv, const char *backend)
     if (run.out && !nnue_out_finish(run.out)) status = EXIT_BAD_INPUT; /* main says why */
     const double seconds = cmd_seconds() - start;
     if (run.errors) status = EXIT_BAD_INPUT;
+    const df_nnue_pgn_counts *d = &run.dropped;
+    if (run.json && run.pgn_files && !ferror(stdout))
+        printf("{\"pgn_positions_dropped\": {\"no_eval\": %llu, \"no_result\": %llu, "
+               "\"null_moves\": %llu, \"in_errors\": %llu}, \"pgn_games\": %llu, "
+               "\"pgn_games_skipped\": %llu}\n",
+               (unsigned long long)d->no_eval, (unsigned long long)d->no_result,
+               (unsigned long long)d->null_moves, (unsigned long long)d->in_errors,
+               (unsigned long long)d->games, (unsigned long long)d->skipped_games);
     if (!run.json && run.skip)
-        printf("%llu entries, %llu skipped, %llu errors, %.0f entries/s\n",
+        printf("%llu entries, %llu skipped, %llu errors, %.0f entries/s",
                (unsigned long long)run.entries, (unsigned long long)run.skipped,
                (unsigned long long)run.errors,
                seconds > 0 ? (double)(run.entries + run.skipped) / seconds : 0.0);
     else if (!run.json)
-        printf("%llu entries, %llu errors, %.0f entries/s\n", (unsigned long long)run.entries,
+        printf("%llu entries, %llu errors, %.0f entries/s", (unsigned long long)run.entries,
                (unsigned long long)run.errors, seconds > 0 ? (double)run.entries / seconds : 0.0);
+    /* What PGN positions gave no entry, by reason: a file of games without evaluations is no
+     * silent empty output. */
+    if (!run.json && run.pgn_files)
+        printf("; PGN positions dropped: %llu without an evaluation, %llu in games without a "
+               "result, %llu null moves, %llu in games with an error",
+               (unsigned long long)d->no_eval, (unsigned long long)d->no_result,
+               (unsigned long long)d->null_moves, (unsigned long long)d->in_errors);
+    if (!run.json) putchar('\n');
 #undef USAGE
 done:
     df_nnue_skip_free(run.skip);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* dirfill nnue: where a run's entries and errors go, whichever input they come from (nnue.c's
- * files and FEN lines, nnue_pgn.c's games): through --skip to the output or the writer, and
+ * files, PGN's games among them, and FEN lines): through --skip to the output or the writer, and
  * errors as JSON objects in order or as lines on standard error. */
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* dirfill nnue: one run of the command (nnue_run.c), shared by its command line (nnue.c) and
- * its PGN input (nnue_pgn.c): its options, and where its entries and errors go. */
+/* dirfill nnue: one run of the command (nnue_run.c): its options, what it counted, and where
+ * its entries and errors go. */
 #ifndef DIRFILL_APP_NNUE_RUN_H
 #define DIRFILL_APP_NNUE_RUN_H
 
@@ -9,13 +9,16 @@
 /* One run of the command: its options and where its entries go. */
 typedef struct nnue_run {
     df_nnue_set set;
-    bool json, no_eval_ok;
+    bool json;
+    df_nnue_pgn_options pgn; /* --no-eval-ok, --score-units */
     unsigned threads;
     const char *write_path; /* --write OUT, or NULL */
     nnue_out *out;          /* the JSON or summary output, without --write */
     df_nnue_writer *writer; /* with --write */
     df_nnue_skip *skip;     /* --skip, or NULL */
     uint64_t entries, errors, skipped;
+    unsigned pgn_files;         /* PGN files read, whose positions that are no entries ... */
+    df_nnue_pgn_counts dropped; /* ... are counted here by reason */
 } nnue_run;
 
 /* An entry of file, in input order: to the output, or to the writer (whose refusal is an

@@ -7,6 +7,7 @@
  * the writers refuse, and a file writer that leaves its path whole or as it was. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <math.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -1169,6 +1170,144 @@ static void test_read_error(void **state)
     free(file.p);
 }
 
+/* ---- PGN ---- */
+
+/* PGN games as entries: one before each move with an evaluation of each game with a result,
+ * scored from the side to move's view (centipawns into Stockfish's units, mates as
+ * 32000 - plies), the game's result; what is no entry counted by reason; a share is every
+ * world-th game; a bad game an error in its place. */
+static void test_pgn_entries(void **state)
+{
+    (void)state;
+    uint64_t rng = dft_seed ^ 0x5eed;
+    pgngen_text text = {0};
+    dft_entries want = {0};
+    df_nnue_pgn_counts counts = {0};
+    uint64_t first_of_game[41];
+    const int games = 40;
+    for (int g = 0; g < games; g++) {
+        const df_board start = dft_fen(DF_FEN_START);
+        pgngen_truth t;
+        assert_true(pgngen_game(&text, &rng, &start, false, 10 + (uint32_t)(g * 7 % 50),
+                                g % 4 ? PGNGEN_ALL : PGNGEN_EVALS, (uint64_t)g, &t));
+        first_of_game[g] = want.n;
+        counts.games++;
+        df_board b = start;
+        const int white = t.result == DF_RESULT_WHITE_WINS   ? 1
+                          : t.result == DF_RESULT_BLACK_WINS ? -1
+                                                             : 0;
+        for (uint32_t i = 0; i < t.plies; i++) {
+            if (t.result == DF_RESULT_NONE) {
+                counts.no_result++;
+            } else if (t.eval_kind[i] == DF_PGN_EVAL_NONE) {
+                counts.no_eval++;
+            } else {
+                const df_color stm = df_board_stm(&b);
+                df_nnue_entry e = {.pos = b,
+                                   .move = t.moves[i],
+                                   .ply = (uint16_t)i,
+                                   .result = (int8_t)(stm == DF_WHITE ? white : -white)};
+                if (t.eval_kind[i] == DF_PGN_EVAL_PAWNS) {
+                    const long cp = lroundf(t.pawns[i] * 100) * (stm == DF_WHITE ? 1 : -1);
+                    e.score = (int16_t)df_nnue_value_from_cp((int)cp, &b);
+                } else {
+                    const bool mover = t.mate[i] == 0 || (t.mate[i] > 0) == (stm == DF_WHITE);
+                    const int plies = 2 * abs(t.mate[i]) + mover;
+                    e.score = (int16_t)(mover ? 32000 - plies : plies - 32000);
+                }
+                dft_entries_add(&want, &e);
+                counts.entries++;
+            }
+            df_make_move(&b, &b, t.moves[i]);
+        }
+        pgngen_truth_free(&t);
+    }
+    first_of_game[games] = want.n;
+    assert_true(counts.no_eval && counts.no_result);
+    cmd_text_puts(&text, "[Event \"bad\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n");
+    for (uint32_t world = 1; world <= 3; world++)
+        for (uint32_t rank = 0; rank < world; rank++) {
+            dft_memory m = {text.text, text.len, 0, 1000 + 37 * rank, (size_t)DFT_NEVER};
+            df_nnue_reader *r = df_nnue_reader_from_function(DF_NNUE_PGN, dft_memory_read, &m);
+            assert_non_null(r);
+            assert_int_equal(DF_OK, df_nnue_reader_set_share(r, rank, world));
+            size_t k = 0, errors = 0;
+            df_nnue_entry e;
+            df_nnue_error err;
+            df_nnue_next got;
+            for (int g = (int)rank; g < games; g += (int)world)
+                for (size_t i = first_of_game[g]; i < first_of_game[g + 1]; i++, k++) {
+                    assert_int_equal(DF_NNUE_ENTRY, df_nnue_read_next(r, &e, &err));
+                    assert_same_entry(&want.e[i], &e, i, true);
+                    assert_int_equal(want.e[i].score, e.score);
+                }
+            while ((got = df_nnue_read_next(r, &e, &err)) == DF_NNUE_ERROR) {
+                assert_int_equal(DF_NNUE_ERR_GAME, err.kind);
+                assert_int_equal(games, err.where);
+                assert_non_null(strstr(err.message, "Ke3"));
+                errors++;
+            }
+            assert_int_equal(DF_NNUE_END, got);
+            assert_int_equal((uint32_t)games % world == rank, errors);
+            df_nnue_pgn_counts c;
+            df_nnue_reader_pgn_counts(r, &c);
+            assert_int_equal(k, c.entries);
+            if (world == 1) {
+                assert_int_equal(counts.games + 1, c.games);
+                assert_int_equal(counts.no_eval, c.no_eval);
+                assert_int_equal(counts.no_result, c.no_result);
+                assert_int_equal(2, c.in_errors); /* e4 e5 before Ke3 */
+            }
+            df_nnue_reader_free(r);
+        }
+    /* Kept without an evaluation, unscored; centipawns kept as they are. */
+    dft_memory m = {text.text, text.len, 0, 0, (size_t)DFT_NEVER};
+    df_nnue_reader *r = df_nnue_reader_from_function(DF_NNUE_PGN, dft_memory_read, &m);
+    const df_nnue_pgn_options keep = {true, DF_NNUE_UNITS_CP};
+    assert_int_equal(DF_OK, df_nnue_reader_set_pgn(r, &keep));
+    df_nnue_entry e;
+    uint64_t n = 0, unscored = 0;
+    df_nnue_next got;
+    while ((got = df_nnue_read_next(r, &e, NULL)) != DF_NNUE_END)
+        if (got == DF_NNUE_ENTRY) {
+            n++;
+            unscored += e.score == DF_NNUE_SCORE_NONE;
+        }
+    assert_int_equal(counts.entries + counts.no_eval, n);
+    assert_int_equal(counts.no_eval, unscored);
+    df_nnue_reader_free(r);
+    /* PGN is read only; options are a PGN reader's. */
+    assert_null(df_nnue_writer_to_function(DF_NNUE_PGN, mem_write, &(mem){0}));
+    assert_int_equal(DF_ERR_ARGUMENT,
+                     df_nnue_writer_open(&(df_nnue_writer *){NULL}, "x.pgn", DF_NNUE_PGN));
+    m.pos = 0;
+    r = df_nnue_reader_from_function(DF_NNUE_PLAIN, dft_memory_read, &m);
+    assert_int_equal(DF_ERR_ARGUMENT, df_nnue_reader_set_pgn(r, &keep));
+    df_nnue_reader_free(r);
+    dft_entries_free(&want);
+    pgngen_text_free(&text);
+}
+
+/* Stockfish's own outputs (its UCI to_cp, run on these values): its scale both ways. */
+static void test_stockfish_scale(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fen;
+        int value, cp;
+    } facts[] = {
+#include "data/stockfish_to_cp.h"
+    };
+    for (size_t i = 0; i < sizeof facts / sizeof *facts; i++) {
+        const df_board b = dft_fen(facts[i].fen);
+        if (df_nnue_cp_from_value(facts[i].value, &b) != facts[i].cp)
+            fail_msg("%s: value %d is %d cp to Stockfish, %d here", facts[i].fen, facts[i].value,
+                     facts[i].cp, df_nnue_cp_from_value(facts[i].value, &b));
+        const int v = df_nnue_value_from_cp(facts[i].cp, &b);
+        assert_int_equal(facts[i].cp, df_nnue_cp_from_value(v, &b));
+    }
+}
+
 /* ---- .plain and .bin ---- */
 
 /* The generated entries as .plain and .bin (those .bin holds: half-move clocks to 127), and
@@ -1478,8 +1617,8 @@ static void test_writer_refusals(void **state)
     kinds[nbad++] = DF_NNUE_ERR_UNENCODABLE; /* .binpack: 8 bits; .bin: 7 */
     bad[nbad] = entry_at("rnbqkbnr/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w - - 0 1",
                          "a3a4", 0, 0, 0);
-    kinds[nbad++] = DF_NNUE_ERR_POSITION; /* 48 pieces: more than any format's rows hold */
-    for (int f = 0; f < DF_NNUE_FORMATS; f++) {
+    kinds[nbad++] = DF_NNUE_ERR_POSITION;   /* 48 pieces: more than any format's rows hold */
+    for (int f = 0; f < DF_NNUE_PGN; f++) { /* the formats a writer writes */
         mem with = {0}, without = {0};
         df_nnue_writer *w = df_nnue_writer_to_function((df_nnue_format)f, mem_write, &with);
         df_nnue_writer *w2 = df_nnue_writer_to_function((df_nnue_format)f, mem_write, &without);
@@ -1575,8 +1714,8 @@ static void test_writer_file(void **state)
     assert_non_null(mkdtemp(folder));
     const mode_t mask = umask(022);
     umask(mask);
-    static const char *const ext[DF_NNUE_FORMATS] = {".binpack", ".plain", ".bin"};
-    for (int f = 0; f < DF_NNUE_FORMATS; f++) {
+    static const char *const ext[DF_NNUE_PGN] = {".binpack", ".plain", ".bin"};
+    for (int f = 0; f < DF_NNUE_PGN; f++) { /* the formats a writer writes */
         char path[128], name[32], prefix[160], want[64];
         snprintf(name, sizeof name, "out%s", ext[f]);
         snprintf(path, sizeof path, "%s/%s", folder, name);
@@ -1704,6 +1843,8 @@ int main(void)
         cmocka_unit_test(test_binpack_hostile),
         cmocka_unit_test(test_binpack_claim_not_believed),
         cmocka_unit_test(test_read_error),
+        cmocka_unit_test(test_pgn_entries),
+        cmocka_unit_test(test_stockfish_scale),
         cmocka_unit_test(test_plain_and_bin_round_trip),
         cmocka_unit_test(test_plain_hostile),
         cmocka_unit_test(test_plain_other_programs_lines),

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -256,12 +257,37 @@ static void test_errors_in_order(void **state)
 /* The score of the position before the move of ply i of game t, as docs/cli.md defines it,
  * computed here on its own: centipawns from the side to move's view, or a mate's 32000 minus
  * the plies to it from that position. */
-static int16_t expected_score(const pgngen_truth *t, uint32_t i, df_color stm)
+/* Stockfish's internal value that its UCI output prints as cp in b, written from its
+ * src/uci.cpp (to_cp: round(100 v / a), a a cubic in the material, square by square here):
+ * of the values v whose round(100 v / a) is cp, the one nearest cp a / 100. */
+static int stockfish_value(int cp, const df_board *b)
 {
-    const int sign = stm == DF_WHITE ? 1 : -1;
+    static const int worth[DF_PIECE_TYPES] = {1, 3, 3, 5, 9, 0};
+    int material = 0;
+    for (int sq = 0; sq < 64; sq++)
+        for (int t = 0; t < DF_PIECE_TYPES; t++)
+            if (b->piece[t] >> sq & 1) material += worth[t];
+    const double m = (material < 17 ? 17 : material > 78 ? 78 : material) / 58.0;
+    const double a =
+        -72.32565836 * m * m * m + 185.93832038 * m * m - 144.58862193 * m + 416.44950446;
+    int best = 0;
+    double best_distance = 1e9;
+    for (int v = (int)(cp * a / 100) - 8; v <= (int)(cp * a / 100) + 8; v++)
+        if (lround(100.0 * v / a) == cp && fabs(v - cp * a / 100) < best_distance) {
+            best = v;
+            best_distance = fabs(v - cp * a / 100);
+        }
+    return best;
+}
+
+static int16_t expected_score(const pgngen_truth *t, uint32_t i, const df_board *b)
+{
+    const int sign = df_board_stm(b) == DF_WHITE ? 1 : -1;
+    const df_color stm = df_board_stm(b);
     if (t->eval_kind[i] == DF_PGN_EVAL_PAWNS) {
         const double cp = t->pawns[i] * 100.0;
-        return (int16_t)(sign * (int)(cp < 0 ? cp - 0.5 : cp + 0.5));
+        const int v = stockfish_value(sign * (int)(cp < 0 ? cp - 0.5 : cp + 0.5), b);
+        return (int16_t)(v > 30000 ? 30000 : v < -30000 ? -30000 : v);
     }
     if (t->mate[i] == 0) return 32000 - 1; /* #0: the move mates */
     const int n = t->mate[i] < 0 ? -t->mate[i] : t->mate[i];
@@ -298,7 +324,7 @@ static void test_pgn(void **state)
                                .ply = (uint16_t)i,
                                .result = (int8_t)(b.stm ? -white : white)};
             if (t.eval_kind[i] != DF_PGN_EVAL_NONE) {
-                e.score = expected_score(&t, i, df_board_stm(&b));
+                e.score = expected_score(&t, i, &b);
                 mates |= t.eval_kind[i] == DF_PGN_EVAL_MATE;
                 expect_line(&want, &e, true, "HalfKAv2_hm");
             } else {
@@ -341,11 +367,14 @@ static void test_pgn(void **state)
             dft_result head = r;
             head.out_len = w->len;
             assert_output(&head, w);
-            const char *err = r.out + w->len;
-            assert_true(json_valid(err, strlen(err)));
+            /* the bad game's error, then the trailer that counts the positions dropped */
+            const char *err = r.out + w->len, *trailer = strchr(err, '\n') + 1;
+            assert_true(json_valid(err, (size_t)(trailer - 1 - err)));
             assert_non_null(strstr(err, "\"error\": \"game 60 at line "));
             assert_non_null(strstr(err, "Ke3"));
             assert_non_null(strstr(err, "\"game\": 60}"));
+            assert_true(json_valid(trailer, strlen(trailer) - 1));
+            assert_non_null(strstr(trailer, "\"pgn_positions_dropped\": {\"no_eval\": "));
             dft_done(&r);
         }
     unlink(path);
@@ -356,7 +385,8 @@ static void test_pgn(void **state)
 }
 
 /* Mates as docs/cli.md counts them, by hand: #N after the side to move's move is 2N + 1 plies
- * away, after the other side's 2N; #0 is the move's own mate; pawns round to centipawns. */
+ * away, after the other side's 2N; #0 is the move's own mate; pawns round to centipawns, which
+ * --score-units cp keeps and the default turns into Stockfish's units. */
 static void test_pgn_scores(void **state)
 {
     (void)state;
@@ -371,29 +401,81 @@ static void test_pgn_scores(void **state)
     unlink(path);
     strcat(path, ".pgn");
     dft_write_file(path, pgn, sizeof pgn - 1);
-    dft_result r =
-        dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--no-eval-ok", path), "", 0, NULL);
-    assert_int_equal(0, r.status);
     static const struct {
         int score, ply, result;
         const char *move;
     } want[] = {{31, 0, 1, "e2e4"},      {20, 1, -1, "e7e5"},    {32002, 2, 1, "g1f3"},
                 {-31994, 3, -1, "b8c6"}, {-31996, 4, 1, "f1b5"}, {31997, 0, -1, "d2d4"},
                 {31999, 1, 1, "d7d5"}};
-    char *save, *line = strtok_r(r.out, "\n", &save);
-    for (size_t i = 0; i < sizeof want / sizeof *want; i++, line = strtok_r(NULL, "\n", &save)) {
+    for (int cp = 0; cp < 2; cp++) {
+        dft_result r =
+            dft_run(DFT_PROGRAM,
+                    cp ? DFT_ARGS("nnue", "--json", "--no-eval-ok", "--score-units", "cp", path)
+                       : DFT_ARGS("nnue", "--json", "--no-eval-ok", path),
+                    "", 0, NULL);
+        assert_int_equal(0, r.status);
+        char *save, *line = strtok_r(r.out, "\n", &save);
+        for (size_t i = 0; i < sizeof want / sizeof *want;
+             i++, line = strtok_r(NULL, "\n", &save)) {
+            assert_non_null(line);
+            char move[8], fen[DF_FEN_MAX];
+            assert_true(json_valid(line, strlen(line)));
+            assert_true(json_string_at(line, strlen(line), "move", move, sizeof move));
+            assert_string_equal(want[i].move, move);
+            assert_true(json_string_at(line, strlen(line), "fen", fen, sizeof fen));
+            const df_board b = dft_fen(fen);
+            const bool mate = want[i].score > 30000 || want[i].score < -30000;
+            size_t n;
+            assert_int_equal(cp || mate ? want[i].score : stockfish_value(want[i].score, &b),
+                             atoi(json_find(line, strlen(line), "score", &n)));
+            assert_int_equal(want[i].ply, atoi(json_find(line, strlen(line), "ply", &n)));
+            assert_int_equal(want[i].result, atoi(json_find(line, strlen(line), "result", &n)));
+        }
+        /* the game without a result gives none; the trailer counts its position */
         assert_non_null(line);
-        char move[8];
-        assert_true(json_valid(line, strlen(line)));
-        assert_true(json_string_at(line, strlen(line), "move", move, sizeof move));
-        assert_string_equal(want[i].move, move);
-        size_t n;
-        assert_int_equal(want[i].score, atoi(json_find(line, strlen(line), "score", &n)));
-        assert_int_equal(want[i].ply, atoi(json_find(line, strlen(line), "ply", &n)));
-        assert_int_equal(want[i].result, atoi(json_find(line, strlen(line), "result", &n)));
+        assert_non_null(strstr(line, "\"no_result\": 1,"));
+        assert_null(strtok_r(NULL, "\n", &save));
+        dft_done(&r);
     }
-    assert_null(line); /* the game without a dft_result gives none */
-    dft_done(&r);
+    unlink(path);
+}
+
+/* A PGN file that gives no entry says why and exits 1: games without evaluations (a TWIC-like
+ * file), games without results, no games; the summary counts what was dropped. */
+static void test_pgn_no_entries(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *pgn, *why;
+    } cases[] = {
+        {"[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"b\"]\n[Result "
+         "\"0-1\"]\n\n"
+         "1. d4 {book} 0-1\n",
+         "no entries: no [%eval] or engine comment in 2 games"},
+        {"[Event \"a\"]\n[Result \"*\"]\n\n1. e4 { [%eval 0.2] } *\n", "no game of 1 has a result"},
+        {"", "no game in it"},
+    };
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/dirfill-nnue-none-XXXXXX");
+    close(mkstemp(path));
+    unlink(path);
+    strcat(path, ".pgn");
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        dft_write_file(path, cases[c].pgn, strlen(cases[c].pgn));
+        dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", path), "", 0, NULL);
+        if (r.status != 1 || !strstr(r.err, cases[c].why) || !strstr(r.err, path))
+            fail_msg("case %zu: status %d, stderr %s", c, r.status, r.err);
+        assert_non_null(strstr(r.out, "0 entries, 1 errors, "));
+        if (c == 0)
+            assert_non_null(strstr(r.out, "; PGN positions dropped: 4 without an evaluation, 0 in "
+                                          "games without a result, 0 null moves, 0 in games "
+                                          "with an error\n"));
+        dft_done(&r);
+        /* --no-eval-ok keeps the unscored positions of the first file */
+        r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--no-eval-ok", path), "", 0, NULL);
+        assert_int_equal(c == 0 ? 0 : 1, r.status);
+        dft_done(&r);
+    }
     unlink(path);
 }
 
@@ -421,7 +503,7 @@ static void test_pgn_too_many_pieces(void **state)
     assert_non_null(strstr(second, "\"move\":\"e2e4\""));
     size_t lines = 0;
     for (const char *c = r.out; (c = strchr(c, '\n')); c++) lines++;
-    assert_int_equal(2, lines); /* the error, then game b's one entry */
+    assert_int_equal(3, lines); /* the error, game b's one entry, the trailer */
     dft_done(&r);
     unlink(path);
 }
@@ -532,7 +614,8 @@ static void test_write(void **state)
                                   "1. a3 {[%eval 0.1]} a6 {[%eval 0.2]} 1-0\n\n"
                                   "[Result \"0-1\"]\n\n1. e4 {[%eval 0.3]} e5 {[%eval 0.4]} 0-1\n";
     dft_write_file(pgn, game960, sizeof game960 - 1);
-    dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--write", dst[0], pgn), "", 0, NULL);
+    dft_result r = dft_run(
+        DFT_PROGRAM, DFT_ARGS("nnue", "--write", dst[0], "--score-units", "cp", pgn), "", 0, NULL);
     assert_int_equal(1, r.status);
     assert_memory_equal("2 entries, 2 errors, ", r.out, strlen("2 entries, 2 errors, "));
     assert_non_null(strstr(r.err, "not written to"));
@@ -987,6 +1070,7 @@ int main(void)
         cmocka_unit_test(test_errors_in_order),
         cmocka_unit_test(test_pgn),
         cmocka_unit_test(test_pgn_scores),
+        cmocka_unit_test(test_pgn_no_entries),
         cmocka_unit_test(test_pgn_too_many_pieces),
         cmocka_unit_test(test_fens),
         cmocka_unit_test(test_write),

@@ -82,31 +82,36 @@ typedef enum df_nnue_format {
     DF_NNUE_BINPACK = 0, /**< `.binpack`: chunks of move chains */
     DF_NNUE_PLAIN = 1,   /**< `.plain`: `fen`, `move`, `score`, `ply`, `result` lines, then `e` */
     DF_NNUE_BIN = 2,     /**< `.bin`: 40-byte PackedSfenValue records */
-    DF_NNUE_FORMATS = 3  /**< how many */
+    DF_NNUE_PGN = 3,     /**< PGN games, read only: each position before a move of a game with a
+                              result, scored by the move's evaluation (df_nnue_pgn_options) */
+    DF_NNUE_FORMATS = 4  /**< how many */
 } df_nnue_format;
 
-/** The format a file name's extension names (.binpack, .plain, .bin, each also with .zst or
- *  .gz after it for a reader): true and *out set, or false. */
+/** The format a file name's extension names (.binpack, .plain, .bin, .pgn, each also with .zst
+ *  or .gz after it for a reader): true and *out set, or false. */
 DF_API bool df_nnue_format_of(df_nnue_format *out, const char *path);
 
 /** What went wrong. */
 typedef enum df_nnue_error_kind {
-    DF_NNUE_ERR_NONE = 0,       /**< no error */
-    DF_NNUE_ERR_MAGIC = 1,      /**< a `.binpack` chunk does not start with "BINP" */
-    DF_NNUE_ERR_CHUNK_SIZE = 2, /**< a chunk's size field is over DF_BINPACK_CHUNK_MAX */
-    DF_NNUE_ERR_TRUNCATED = 3,  /**< the input ends inside a chunk header, a chunk (its size runs
+    DF_NNUE_ERR_NONE = 0,        /**< no error */
+    DF_NNUE_ERR_MAGIC = 1,       /**< a `.binpack` chunk does not start with "BINP" */
+    DF_NNUE_ERR_CHUNK_SIZE = 2,  /**< a chunk's size field is over DF_BINPACK_CHUNK_MAX */
+    DF_NNUE_ERR_TRUNCATED = 3,   /**< the input ends inside a chunk header, a chunk (its size runs
                                      past the end of the file) or a record */
-    DF_NNUE_ERR_MOVETEXT = 4,   /**< a chain's movetext runs past its chunk, or holds a piece or
+    DF_NNUE_ERR_MOVETEXT = 4,    /**< a chain's movetext runs past its chunk, or holds a piece or
                                      destination index out of range or a score code longer than
                                      16 bits */
-    DF_NNUE_ERR_ILLEGAL = 5,    /**< a move that is not legal in its position */
-    DF_NNUE_ERR_POSITION = 6,   /**< a position that cannot be: no king or two, more than 32
+    DF_NNUE_ERR_ILLEGAL = 5,     /**< a move that is not legal in its position */
+    DF_NNUE_ERR_POSITION = 6,    /**< a position that cannot be: no king or two, more than 32
                                      pieces, a pawn on the first or last rank, a castling right
                                      without its king and rook, the side not to move in check */
-    DF_NNUE_ERR_FIELD = 7,      /**< a field out of range or malformed: a `.plain` line, a
+    DF_NNUE_ERR_FIELD = 7,       /**< a field out of range or malformed: a `.plain` line, a
                                      result other than -1, 0, 1, a `.bin` piece code */
-    DF_NNUE_ERR_IO = 8,         /**< the input could not be read or the output written */
-    DF_NNUE_ERR_UNENCODABLE = 9 /**< a writer's entry that its format cannot hold */
+    DF_NNUE_ERR_IO = 8,          /**< the input could not be read or the output written */
+    DF_NNUE_ERR_UNENCODABLE = 9, /**< a writer's entry that its format cannot hold */
+    DF_NNUE_ERR_GAME = 10        /**< a PGN game that stops at an error (its message: which
+                                      ply, which token, why), or whose plies or pieces no entry
+                                      holds; its positions are no entries */
 } df_nnue_error_kind;
 
 /** One error of a reader or writer. */
@@ -144,6 +149,44 @@ DF_API void df_nnue_reader_free(df_nnue_reader *r);
  *  error are every rank's; an error inside a chunk is the rank's that decodes it. Returns
  *  DF_OK, or DF_ERR_ARGUMENT for NULL, world 0 or rank >= world. */
 DF_API df_status df_nnue_reader_set_share(df_nnue_reader *r, uint32_t rank, uint32_t world);
+
+/** The scale of the scores a PGN reader gives (an entry's score). PGN's evaluations are
+ *  centipawns; Stockfish's data, and nnue-pytorch's loss, are in its internal units. */
+typedef enum df_nnue_score_units {
+    DF_NNUE_UNITS_STOCKFISH = 0, /**< Stockfish's internal units (df_nnue_value_from_cp), the
+                                      scale of `.binpack` data Stockfish generates: the default */
+    DF_NNUE_UNITS_CP = 1         /**< centipawns as the evaluation says them */
+} df_nnue_score_units;
+
+/** How a PGN reader (DF_NNUE_PGN) makes entries of games. */
+typedef struct df_nnue_pgn_options {
+    /** Keep positions whose move has no evaluation, scored DF_NNUE_SCORE_NONE (default false:
+     *  dropped, and counted in df_nnue_pgn_counts.no_eval). */
+    bool keep_no_eval;
+    df_nnue_score_units units; /**< the scale of scores that are not mates */
+} df_nnue_pgn_options;
+
+/** Sets how r makes entries of PGN games (before its first read; r of another format:
+ *  DF_ERR_ARGUMENT). Mates are ±(32000 − plies to mate) in either unit; other scores are kept
+ *  within ±30000. */
+DF_API df_status df_nnue_reader_set_pgn(df_nnue_reader *r, const df_nnue_pgn_options *options);
+
+/** What a PGN reader has read so far, and the positions it gave no entry, by reason: every
+ *  position before a move of a game of r's share is an entry or one of these. */
+typedef struct df_nnue_pgn_counts {
+    uint64_t games;         /**< games of r's share (every game of the input for world 1) */
+    uint64_t entries;       /**< entries given */
+    uint64_t no_eval;       /**< positions whose move has no evaluation */
+    uint64_t no_result;     /**< positions of games without a result ("*" or none) */
+    uint64_t null_moves;    /**< positions whose move is a null move */
+    uint64_t in_errors;     /**< positions of games stopped by an error, or refused whole (its
+                                 plies or pieces), as far as they were read */
+    uint64_t skipped_games; /**< games of another variant (a reader of standard chess and
+                                 Chess960 skips them), their positions not counted */
+} df_nnue_pgn_counts;
+
+/** r's counts into *out (zeros for a reader of another format). */
+DF_API void df_nnue_reader_pgn_counts(const df_nnue_reader *r, df_nnue_pgn_counts *out);
 
 /** What df_nnue_read_next found. */
 typedef enum df_nnue_next {
@@ -203,6 +246,19 @@ DF_API void df_nnue_writer_discard(df_nnue_writer *w);
 DF_API const char *df_nnue_writer_temp_path(const df_nnue_writer *w);
 
 /* ---- the formats' rules ------------------------------------------------------------------- */
+
+/* ---- score scales ------------------------------------------------------------------------- */
+
+/** Stockfish's UCI output for value (its internal units, what `.binpack`, `.plain` and `.bin`
+ *  written by Stockfish hold) in position b: centipawns, round(100 value / a), where a is a cubic
+ *  in b's material (pawns 1, minors 3, rooks 5, queens 9, clamped to 17-78) that Stockfish fits
+ *  to game results (its src/uci.cpp, to_cp; the coefficients of the commit docs/nnue.md names).
+ *  Not for mate scores. */
+DF_API int df_nnue_cp_from_value(int value, const df_board *b);
+/** The internal value Stockfish would print as cp in position b: round(cp a / 100), for which
+ *  df_nnue_cp_from_value gives cp back (a is above 100). What a PGN's centipawns (`[%eval]`, an
+ *  engine's comment) become in entries of Stockfish's scale. Not for mate scores. */
+DF_API int df_nnue_value_from_cp(int cp, const df_board *b);
 
 /** The en-passant square nnue-pytorch keeps for b, or DF_SQUARE_NONE: df_board.ep when a pawn
  *  of the side to move attacks it, it and the square beyond it are empty, an enemy pawn stands

@@ -87,7 +87,7 @@ static bool ends_with(const char *s, size_t n, const char *suffix)
 
 bool df_nnue_format_of(df_nnue_format *out, const char *path)
 {
-    static const char *const extensions[DF_NNUE_FORMATS] = {".binpack", ".plain", ".bin"};
+    static const char *const extensions[DF_NNUE_FORMATS] = {".binpack", ".plain", ".bin", ".pgn"};
     if (!out || !path) return false;
     size_t n = strlen(path);
     if (ends_with(path, n, ".zst"))

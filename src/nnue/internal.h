@@ -97,12 +97,16 @@ struct df_nnue_reader {
     uint32_t rank, world; /* the share read (df_nnue_reader_set_share): world 1, all of it */
     uint64_t items;       /* .plain, .bin: the entries and record errors met so far */
     df__binpack_state bp;
+    struct df__pgn_state *pgn; /* PGN: its reader and queue (pgn.c), made at the first use */
     char line[DF__PLAIN_LINE_MAX];
 };
 
 df_nnue_next df__binpack_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err);
 df_nnue_next df__plain_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err);
 df_nnue_next df__bin_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err);
+df_nnue_next df__pgn_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err);
+typedef struct df__pgn_state df__pgn_state;
+void df__pgn_free(df__pgn_state *s);
 
 /* ---- output ---- */
 

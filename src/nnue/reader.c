@@ -48,6 +48,7 @@ void df_nnue_reader_free(df_nnue_reader *r)
     df_source_close(r->in.src);
     free(r->in.buf);
     free(r->bp.chunk);
+    df__pgn_free(r->pgn);
     free(r);
 }
 
@@ -64,7 +65,7 @@ static df_nnue_next read_any(df_nnue_reader *r, df_nnue_entry *out, df_nnue_erro
 {
     static df_nnue_next (*const next[DF_NNUE_FORMATS])(
         df_nnue_reader *, df_nnue_entry *, df_nnue_error *) = {df__binpack_next, df__plain_next,
-                                                               df__bin_next};
+                                                               df__bin_next, df__pgn_next};
     const df_nnue_next got = next[r->format](r, out, err);
     if (got != DF_NNUE_END || !r->in.failed || r->io_said) return got;
     r->io_said = true;
@@ -78,13 +79,13 @@ static df_nnue_next read_any(df_nnue_reader *r, df_nnue_entry *out, df_nnue_erro
 df_nnue_next df_nnue_read_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err)
 {
     if (!r || !out) return DF_NNUE_END;
-    /* A .binpack reader passes over the other ranks' chunks itself; the read error is said
-     * after the last item, to every rank. */
+    /* A .binpack reader passes over the other ranks' chunks itself, a PGN reader their games;
+     * the read error is said after the last item, to every rank. */
     for (;;) {
         const bool io_said = r->io_said;
         const df_nnue_next got = read_any(r, out, err);
         if (got == DF_NNUE_END || r->world == 1 || r->format == DF_NNUE_BINPACK ||
-            r->io_said != io_said)
+            r->format == DF_NNUE_PGN || r->io_said != io_said)
             return got;
         if (r->items++ % r->world == r->rank) return got;
     }

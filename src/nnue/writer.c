@@ -13,10 +13,16 @@ static long file_write(void *ctx, const char *buf, size_t size)
     return fwrite(buf, 1, size, ctx) == size ? (long)size : -1;
 }
 
+/* The formats a writer writes: all but PGN, which is read only. */
+static bool writable(df_nnue_format format)
+{
+    return (unsigned)format < DF_NNUE_FORMATS && format != DF_NNUE_PGN;
+}
+
 static df_nnue_writer *writer_new(df_nnue_format format,
                                   long (*write)(void *ctx, const char *buf, size_t size), void *ctx)
 {
-    if ((unsigned)format >= DF_NNUE_FORMATS || !write) return NULL;
+    if (!writable(format) || !write) return NULL;
     df_nnue_writer *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     w->format = format;
@@ -27,7 +33,7 @@ static df_nnue_writer *writer_new(df_nnue_format format,
 
 df_status df_nnue_writer_open(df_nnue_writer **out, const char *path, df_nnue_format format)
 {
-    if (!out || !path || (unsigned)format >= DF_NNUE_FORMATS) return DF_ERR_ARGUMENT;
+    if (!out || !path || !writable(format)) return DF_ERR_ARGUMENT;
     *out = NULL;
     df_file_out *file;
     if (df_file_out_open(&file, path) != DF_OK) return DF_ERR_IO;
