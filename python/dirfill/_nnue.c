@@ -414,6 +414,7 @@ static PyObject *NnueBatches_close(NnueBatches *self, PyObject *unused)
 static PyObject *NnueBatches_stats(NnueBatches *self, void *unused)
 {
     (void)unused;
+    if (dfpy_queue_check(&self->q) < 0) return NULL;
     pthread_mutex_lock(&self->q.lock);
     const struct counts c = self->published;
     pthread_mutex_unlock(&self->q.lock);
@@ -426,6 +427,7 @@ static PyObject *NnueBatches_stats(NnueBatches *self, void *unused)
 static PyObject *NnueBatches_failures(NnueBatches *self, void *unused)
 {
     (void)unused;
+    if (dfpy_queue_check(&self->q) < 0) return NULL;
     if (!self->q.joined) return PyList_New(0); /* the run's list: read once it is over */
     return PyList_GetSlice(self->failures, 0, PY_SSIZE_T_MAX);
 }
@@ -509,7 +511,7 @@ static PyObject *py_nnue_batches(PyObject *unused, PyObject *args)
         return PyErr_Format(PyExc_ValueError, "batch_size must be 1 to 2**31 - 1");
     NnueBatches *self = (NnueBatches *)NnueBatches_Type.tp_alloc(&NnueBatches_Type, 0);
     if (!self) return NULL;
-    dfpy_queue_init(&self->q, QUEUE, drop_item);
+    dfpy_queue_init(&self->q, "nnue_batches", QUEUE, drop_item);
     self->ready = true;
     self->batch_size = (size_t)batch_size;
     self->rank = rank;

@@ -88,7 +88,8 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     ``close()`` and dropping the iterator stop the reader within tens of milliseconds (a file
     object's ``read()`` is waited for; once it returns, it is not called again). The
     iterator's ``stats``: ``entries`` read (of this share), ``kept``, ``skipped`` by the skip
-    options, ``errors``.
+    options, ``errors``. The reader is a thread of this process: a child of ``os.fork()`` may
+    drop the iterator, and using it there is a RuntimeError (make one in the child).
     """
     if isinstance(sources, (str, bytes, os.PathLike)) or hasattr(sources, "read"):
         sources = [sources]

@@ -214,6 +214,8 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
     waits on a pipe or a FIFO whose writer sends nothing, or reads bytes without end (a file
     object's read() is waited for; once it returns, it is not called again). Any thread may
     ``close()`` the iterator, any number of times; threads that share it get distinct batches.
+    The reader is a thread of this process: a child of ``os.fork()`` may drop the iterator, and
+    using it there is a RuntimeError (make one in the child).
     """
     columns = _check_columns(columns, _BATCH_ENTRIES)
     specs = _reader_specs(source, byte_range, first_game, first_line)

@@ -542,7 +542,7 @@ static int stream_init(stream *st, PyObject *specs, Py_ssize_t batch_size, PyObj
                        int chess960, int uci, int headers, PyObject *where, const row_args *rows)
 {
     memset(st, 0, sizeof *st);
-    dfpy_queue_init(&st->q, 0, drop_batch);
+    dfpy_queue_init(&st->q, "pgn_batches", 0, drop_batch);
     st->write.headers = headers;
     dfpy_sink_pool_init(&st->pool, uci, &st->write, &st->q.stop);
     if (!(st->failures = PyList_New(0)) ||
@@ -563,9 +563,22 @@ static int stream_init(stream *st, PyObject *specs, Py_ssize_t batch_size, PyObj
     return 0;
 }
 
-/* With the GIL, the run over. */
+/* With the GIL, the run over (in a forked child, the parent's run may be anywhere: only the
+ * Python objects are let go, the reader's state is leaked, its locks left untouched). */
 static void stream_free(stream *st)
 {
+    if (dfpy_queue_forked(&st->q)) {
+        for (size_t k = 0; k < st->nspecs; k++) {
+            Py_DECREF(st->specs[k].obj);
+            Py_DECREF(st->specs[k].range);
+        }
+        st->nspecs = 0;
+        Py_CLEAR(st->failures);
+        Py_CLEAR(st->exc_type);
+        Py_CLEAR(st->exc_value);
+        Py_CLEAR(st->exc_tb);
+        return;
+    }
     batch_free(st->filling);
     st->filling = NULL;
     for (size_t k = 0; k < st->nspecs; k++) {
@@ -708,6 +721,7 @@ static PyObject *Batches_close(BatchesObject *self, PyObject *unused)
 static PyObject *Batches_stats(BatchesObject *self, void *unused)
 {
     (void)unused;
+    if (dfpy_queue_check(&self->st.q) < 0) return NULL;
     pthread_mutex_lock(&self->st.q.lock);
     const df_pgn_stats s = self->st.stats;
     const uint64_t positions = self->st.positions;
@@ -718,6 +732,7 @@ static PyObject *Batches_stats(BatchesObject *self, void *unused)
 static PyObject *Batches_failures(BatchesObject *self, void *unused)
 {
     (void)unused;
+    if (dfpy_queue_check(&self->st.q) < 0) return NULL;
     /* The list is the run's: a copy, taken once the run is over. */
     if (!self->st.q.joined) return PyList_New(0);
     return PyList_GetSlice(self->st.failures, 0, PY_SSIZE_T_MAX);

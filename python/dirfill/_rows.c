@@ -77,9 +77,20 @@ static struct {
  * the CPUs), cost far more than its rows. */
 enum { SMALL_REGION = 64 << 10 };
 
+/* A reader's thread takes regions while the caller may fork: the lock is held across fork() so
+ * that the child's copy is never locked by a thread it does not have (a child dropping the
+ * batches it inherited, or reading its own, gives regions back and takes them). No thread
+ * waits for anything while it holds the lock, so the fork waits a moment at most. */
+static void pool_lock(void) { pthread_mutex_lock(&pool.lock); }
+static void pool_unlock(void) { pthread_mutex_unlock(&pool.lock); }
+static void pool_at_fork(void) { pthread_atfork(pool_lock, pool_unlock, pool_unlock); }
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
 void *dfpy_region_take(size_t bytes)
 {
     if (bytes < SMALL_REGION) return aligned_alloc(64, bytes);
+    /* Before the pool holds a region: a region given back was taken here first. */
+    pthread_once(&pool_once, pool_at_fork);
     void *p = NULL;
     pthread_mutex_lock(&pool.lock);
     for (int i = 0; i < pool.n; i++)
