@@ -189,9 +189,36 @@ static int skip_options(df_nnue_skip_options *o, bool *use, PyObject *skip)
 
 static bool stop_requested(void *ctx) { return dfpy_queue_stopped(&((NnueBatches *)ctx)->q); }
 
+/* A source as the reader reads it: the bytes it was given, and (.plain) where the last whole
+ * line of them ended. */
+typedef struct {
+    df_source *source;
+    bool lines;
+    uint64_t bytes, line_end;
+} counted_source;
+
 static long read_source(void *ctx, char *buf, size_t size)
 {
-    return df_source_read(ctx, buf, size);
+    counted_source *c = ctx;
+    const long n = df_source_read(c->source, buf, size);
+    if (n > 0 && c->lines) {
+        size_t i = (size_t)n;
+        while (i && buf[i - 1] != '\n') i--;
+        if (i) c->line_end = c->bytes + i;
+    }
+    if (n > 0) c->bytes += (uint64_t)n;
+    return n;
+}
+
+/* Whether err is only what a file object's failed read cut short: the reader, its input over,
+ * says the item it was in the middle of ends with the input (a chunk's header, size or chain, a
+ * record), or (.plain) finds fault with a line that the read cut (no newline after its start).
+ * The read's exception tells what happened; the data was not at fault. */
+static bool cut_by_failed_read(const dfpy_source *src, const counted_source *c,
+                               df_nnue_format format, const df_nnue_error *err)
+{
+    return src->failed && (err->kind == DF_NNUE_ERR_TRUNCATED ||
+                           (format == DF_NNUE_PLAIN && err->offset >= c->line_end));
 }
 
 /* With the GIL: keeps the exception set, the first one only. */
@@ -246,7 +273,8 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
     if (opened < 0) return !stop;
     src.own_thread = true;
     df_source_set_interrupt(src.source, &(df_interrupt){stop_requested, self});
-    df_nnue_reader *r = df_nnue_reader_from_function(format, read_source, src.source);
+    counted_source counted = {src.source, format == DF_NNUE_PLAIN, 0, 0};
+    df_nnue_reader *r = df_nnue_reader_from_function(format, read_source, &counted);
     bool io_failed = false;
     if (!r || df_nnue_reader_set_share(r, self->rank, self->world) != DF_OK) self->failed = true;
     df_nnue_entry e;
@@ -261,6 +289,7 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
                 io_failed = true;
                 continue;
             }
+            if (cut_by_failed_read(&src, &counted, format, &err)) continue;
             self->counted.errors++;
             if (!filling(self) || !nbatch_error(self->filling, (int32_t)k, &err))
                 self->failed = true;

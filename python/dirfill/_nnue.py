@@ -84,12 +84,14 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
 
     Memory is bounded by the batch size: two batches wait at most. A source that cannot be
     read to its end raises :class:`SourceError` after every batch of the others; an exception
-    of a file object's ``read()`` is raised as it is, after the batches read before it. Ctrl-C,
-    ``close()`` and dropping the iterator stop the reader within tens of milliseconds (a file
-    object's ``read()`` is waited for; once it returns, it is not called again). The
-    iterator's ``stats``: ``entries`` read (of this share), ``kept``, ``skipped`` by the skip
-    options, ``errors``. The reader is a thread of this process: a child of ``os.fork()`` may
-    drop the iterator, and using it there is a RuntimeError (make one in the child).
+    of a file object's ``read()`` is raised as it is, after the batches read before it (what
+    that read cut short, a chunk's header or chain, a record, a line, is no item of
+    ``errors``). Ctrl-C, ``close()`` and dropping the iterator stop the reader within tens of
+    milliseconds (a file object's ``read()`` is waited for; once it returns, it is not called
+    again). The iterator's ``stats``: ``entries`` read (of this share), ``kept``, ``skipped``
+    by the skip options, ``errors``. The reader is a thread of this process: a child of
+    ``os.fork()`` may drop the iterator, and using it there is a RuntimeError (make one in the
+    child).
     """
     if isinstance(sources, (str, bytes, os.PathLike)) or hasattr(sources, "read"):
         sources = [sources]

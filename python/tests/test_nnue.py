@@ -262,6 +262,77 @@ def test_file_object_that_raises_midway(data, kind):
         next(it)
 
 
+class Cut(io.RawIOBase):
+    """A binary file whose read() gives its first n bytes and then raises OSError."""
+
+    def __init__(self, raw, n):
+        self.raw, self.at, self.n = raw, 0, n
+
+    def readable(self):
+        return True
+
+    def read(self, size=-1):
+        if self.at >= self.n:
+            raise OSError("the disk went away")
+        data = self.raw[self.at:min(self.at + size, self.n)]
+        self.at += len(data)
+        return data
+
+
+@pytest.mark.parametrize("kind", ["binpack", "plain", "bin"])
+def test_a_raising_read_is_its_exception_not_an_error_of_the_data(data, kind):
+    """What the failing read cut short (a chunk header, a chain, a record, a line) is no error
+    of the batches: the read's exception says what happened, after the entries before it. An
+    error of the data before the cut is still one."""
+    raw = open(getattr(data, kind), "rb").read()
+    good = all_rows(dirfill.nnue_batches(raw, 300, format=kind))
+    mid = len(raw) // 2
+    # A corrupt item early on (an error of its own, before and after the fix alike), seen by a
+    # read that gets past its end; and where the reads fail: inside each kind of item, and
+    # between two.
+    if kind == "binpack":
+        second = os.path.getsize(data.parts[0])
+        third = second + os.path.getsize(data.parts[1])
+        raw = raw[:second] + b"XINP" + raw[second + 4:]  # chunk 1's magic
+        bad, seen = second, second + 8
+        places = [5, 8 + 100, third + 3, third + 8 + 1000, mid]
+    elif kind == "bin":
+        bad = seen = 40 * 3
+        raw = raw[:bad] + bytes([0xEE] * 32) + raw[bad + 32:]  # record 3's pieces
+        seen += 40
+        places = [mid - mid % 40 + 17, mid - mid % 40, len(raw) - 3]
+    else:
+        at = raw.index(b"\nresult ", 1000) + 1
+        raw = raw[:at] + b"result 7" + raw[at + 8:]
+        bad, seen = at, raw.index(b"\ne\n", at) + 3
+        fen, result = raw.index(b"\nfen ", mid), raw.index(b"\nresult -", mid)
+        places = [fen + 20, fen + 1, result + 9, raw.index(b"\ne\n", mid) + 3,
+                  raw.index(b"\nscore ", mid) + 7]
+    whole = list(dirfill.nnue_batches(raw, 300, format=kind))
+    # (source, offset, where): a bad magic's message says how far it skipped, which a cut read
+    # shortens
+    errors = [e[:3] for b in whole for e in b["errors"]]
+    assert [e[1] for e in errors] == [bad]
+    every = all_rows(whole)
+    assert len(every) < len(good)
+    for n in places:
+        want = errors if n >= seen else []
+        for threads in (1, 2):
+            it = dirfill.nnue_batches(Cut(raw, n), 300, format=kind, threads=threads)
+            got = []
+            with pytest.raises(OSError, match="the disk went away"):
+                for b in it:
+                    got.append(b)
+            assert [e[:3] for b in got for e in b["errors"]] == want, (n, threads)
+            assert it.stats["errors"] == len(want)
+            rows = all_rows(got)
+            assert rows == every[:len(rows)]
+            if kind == "bin":  # every whole record before the cut
+                assert len(rows) == n // 40 - len(want)
+            elif kind == "plain":
+                assert len(rows) == raw[:n].count(b"\ne\n") - len(want)
+
+
 def test_arguments_are_checked(data):
     p = data.parts[0]
     bad = [
