@@ -144,6 +144,58 @@ def test_nnue_features_are_the_batches_rows(data):
     assert list(small["score"]) == [0, 0, 0] and list(small["outcome"]) == [0.5] * 3
 
 
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+FEN40 = "rnbqkbnr/pppppppp/8/8/8/QQQQQQQQ/PPPPPPPP/RNBQKBNR w KQkq - 0 1"  # 40 pieces
+PAWNS = "rnbqkbnr/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w KQkq - 0 1"  # 32 pawns
+FULL = "rnbqkbnr/pppppppp/pppppppp/qqqqqqqq/QQQQQQQQ/PPPPPPPP/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+THREATS = "RNB1bQQn/rBQbpqqr/nqNR2Bp/nQPRqBBk/NNBrqRPQ/1nNRbPQK/QqBRbRqn/q2qbqQB w - - 0 1"
+DEFAULT = "Full_Threats+PP_3Wide+HalfKAv2_hm"
+
+
+@pytest.mark.parametrize("features, fen, active", [
+    # more features than a row holds: a ValueError naming the FEN
+    ("HalfKAv2_hm", FEN40, None), ("HalfKAv2_hm", PAWNS, None), ("PP_3Wide", PAWNS, None),
+    ("Full_Threats", THREATS, None), ("PP_3Wide+HalfKAv2_hm", FULL, None),
+    (DEFAULT, FULL, None),
+    # as many as a row holds, or fewer: the whole row (the parts' counts: threats, pawn pairs
+    # on the same or neighbouring files, pieces)
+    ("Full_Threats", FEN40, 77), ("PP_3Wide", FEN40, 36), (DEFAULT, FEN40, 77 + 36 + 40),
+    ("PP_3Wide+HalfKAv2_hm", FEN40, 36 + 40), (DEFAULT, PAWNS, 36 + 160 + 48),
+    ("Full_Threats", FULL, 116)],
+    ids=lambda x: {FEN40: "40_pieces", PAWNS: "32_pawns", FULL: "64_pieces",
+                   THREATS: "threats"}.get(x) if isinstance(x, str) else None)
+def test_nnue_features_never_cut_a_row(features, fen, active):
+    """A position of more active features than the set's row width (nnue-pytorch's formats
+    hold at most 32 pieces; a FEN may hold more) is a ValueError naming it, never a row cut
+    to the width."""
+    if active is None:
+        with pytest.raises(ValueError, match=r"fens\[1\]: .*more than .*32 pieces") as e:
+            dirfill.nnue_features([START, fen, START], features, threads=2)
+        assert fen in str(e.value) and features in str(e.value)
+        return
+    got = dirfill.nnue_features([START, fen], features)
+    for side in ("white", "black"):
+        assert (got[side][1] >= 0).sum() == active < got[side].shape[1]
+
+
+def test_nnue_batches_never_hand_out_a_cut_row(tmp_path):
+    """An entry of more features than a row holds never reaches a batch cut to the width: the
+    reader refuses it (an error of the batch), or nnue_batches raises."""
+    record = "fen %s\nmove %s\nscore 10\nply 0\nresult 0\ne\n"
+    path = tmp_path / "forty.plain"
+    path.write_text(record % (START, "e2e4") * 3 + record % (FEN40, "a3a4") +
+                    record % (START, "e2e4") * 3)
+    try:
+        batches = list(dirfill.nnue_batches(str(path), 2, "HalfKAv2_hm"))
+    except ValueError as e:
+        assert "more than" in str(e) and "32 pieces" in str(e) and FEN40 in str(e)
+        return
+    assert sum(len(b["score"]) for b in batches) == 6
+    assert all((b["piece_count"] == 32).all() for b in batches)
+    errors = [e for b in batches for e in b["errors"]]
+    assert len(errors) == 1 and "32" in errors[0][3]
+
+
 def test_skip_by_seed(data):
     every = all_rows(dirfill.nnue_batches(data.binpack, 500))
     none = [r for r in every if score_of(r) != 32002]
