@@ -115,7 +115,8 @@ ASAN_PYTEST = LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file
   ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc DIRFILL_SANITIZED=1 \
   $(ASAN_VENV)/bin/python -m pytest -q -s -p no:cacheprovider python/tests/test_hardening.py \
   python/tests/test_board.py python/tests/test_dirfill.py python/tests/test_svg.py \
-  python/tests/test_pgn_batches.py python/tests/test_batch_path.py python/tests/test_nnue.py
+  python/tests/test_pgn_batches.py python/tests/test_batch_path.py python/tests/test_nnue.py \
+  python/tests/test_fork.py
 python-asan: python-asan-install
 	$(ASAN_PYTEST)
 python-asan-install:

@@ -10,6 +10,7 @@
 #include "_source.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 enum { QUEUE = 2 };
@@ -117,6 +118,7 @@ typedef struct {
     PyObject *failures;                      /* the sources not read to their end */
     PyObject *exc_type, *exc_value, *exc_tb; /* what stopped the run */
     bool failed;                             /* out of memory */
+    bool refused; /* a batch had a row cut short (its ValueError kept in exc_*) */
 } NnueBatches;
 
 /* ---- nnue-pytorch's skip options from a dict ---- */
@@ -185,13 +187,69 @@ static int skip_options(df_nnue_skip_options *o, bool *use, PyObject *skip)
     return 0;
 }
 
+/* ---- rows never cut ---- */
+
+/* The first of boards[0, n) whose features (either perspective's) are more than width, and
+ * why, into why (size bytes): "<FEN> has 40 active features of HalfKAv2_hm for White, more than
+ * the 32 a row holds (...)". n when there is none. */
+static size_t first_cut(char *why, size_t size, const df_board *boards, size_t n, size_t width,
+                        const df_nnue_set *set)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int c = DF_WHITE; c <= DF_BLACK; c++) {
+            const size_t count = df_nnue_features(NULL, 0, &boards[i], (df_color)c, set);
+            if (count <= width) continue;
+            char fen[DF_FEN_MAX], name[64];
+            df_fen_format(fen, sizeof fen, &boards[i], DF_FEN_STANDARD);
+            df_nnue_set_name(name, sizeof name, set);
+            const int pieces = __builtin_popcountll(df_board_occupied(&boards[i]));
+            char more[64] = ")";
+            if (pieces > 32)
+                snprintf(more, sizeof more, "; its formats hold at most 32 pieces, this has %d)",
+                         pieces);
+            snprintf(why, size,
+                     "%s has %zu active features of %s for %s, more than the %zu a row holds "
+                     "(nnue-pytorch's width%s",
+                     fen, count, name, c == DF_WHITE ? "White" : "Black", width, more);
+            return i;
+        }
+    return n;
+}
+
 /* ---- the reader's thread ---- */
 
 static bool stop_requested(void *ctx) { return dfpy_queue_stopped(&((NnueBatches *)ctx)->q); }
 
+/* A source as the reader reads it: the bytes it was given, and (.plain) where the last whole
+ * line of them ended. */
+typedef struct {
+    df_source *source;
+    bool lines;
+    uint64_t bytes, line_end;
+} counted_source;
+
 static long read_source(void *ctx, char *buf, size_t size)
 {
-    return df_source_read(ctx, buf, size);
+    counted_source *c = ctx;
+    const long n = df_source_read(c->source, buf, size);
+    if (n > 0 && c->lines) {
+        size_t i = (size_t)n;
+        while (i && buf[i - 1] != '\n') i--;
+        if (i) c->line_end = c->bytes + i;
+    }
+    if (n > 0) c->bytes += (uint64_t)n;
+    return n;
+}
+
+/* Whether err is only what a file object's failed read cut short: the reader, its input over,
+ * says the item it was in the middle of ends with the input (a chunk's header, size or chain, a
+ * record), or (.plain) finds fault with a line that the read cut (no newline after its start).
+ * The read's exception tells what happened; the data was not at fault. */
+static bool cut_by_failed_read(const dfpy_source *src, const counted_source *c,
+                               df_nnue_format format, const df_nnue_error *err)
+{
+    return src->failed && (err->kind == DF_NNUE_ERR_TRUNCATED ||
+                           (format == DF_NNUE_PLAIN && err->offset >= c->line_end));
 }
 
 /* With the GIL: keeps the exception set, the first one only. */
@@ -211,16 +269,33 @@ static void publish(NnueBatches *self)
     pthread_mutex_unlock(&self->q.lock);
 }
 
-/* The filling batch's feature rows, then queued; false when the run must stop. */
+/* The filling batch's feature rows, then queued; false when the run must stop. A batch with a
+ * row cut short (an entry of more features than a row holds, which no position of a game has)
+ * is not handed out: the run stops with a ValueError after the batches before it. */
 static bool emit(NnueBatches *self)
 {
     publish(self);
     nbatch *b = self->filling;
     self->filling = NULL;
-    if (self->threads == 1)
-        df_nnue_batch(b->white, b->black, b->width, b->boards, b->n, &self->set);
-    else
-        df_nnue_batch_mt(b->white, b->black, b->width, b->boards, b->n, &self->set, self->threads);
+    const size_t cut =
+        self->threads == 1
+            ? df_nnue_batch(b->white, b->black, b->width, b->boards, b->n, &self->set)
+            : df_nnue_batch_mt(b->white, b->black, b->width, b->boards, b->n, &self->set,
+                               self->threads);
+    if (cut) {
+        char why[DF_FEN_MAX + 512];
+        const size_t i = first_cut(why, sizeof why, b->boards, b->n, b->width, &self->set);
+        PyGILState_STATE g = PyGILState_Ensure();
+        PyErr_Format(PyExc_ValueError,
+                     "nnue_batches: the entry %s: its batch is not given (a row cut short is "
+                     "never handed out)",
+                     i < b->n ? why : "of more features than a row holds");
+        keep_exception(self);
+        PyGILState_Release(g);
+        nbatch_free(b);
+        self->refused = true;
+        return false;
+    }
     return dfpy_queue_put(&self->q, &b->item);
 }
 
@@ -246,13 +321,14 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
     if (opened < 0) return !stop;
     src.own_thread = true;
     df_source_set_interrupt(src.source, &(df_interrupt){stop_requested, self});
-    df_nnue_reader *r = df_nnue_reader_from_function(format, read_source, src.source);
+    counted_source counted = {src.source, format == DF_NNUE_PLAIN, 0, 0};
+    df_nnue_reader *r = df_nnue_reader_from_function(format, read_source, &counted);
     bool io_failed = false;
     if (!r || df_nnue_reader_set_share(r, self->rank, self->world) != DF_OK) self->failed = true;
     df_nnue_entry e;
     df_nnue_error err;
     /* Stopped, the rest of a chunk (of up to 100 MiB) is not decoded. */
-    for (df_nnue_next got; r && !self->failed && !dfpy_queue_stopped(&self->q) &&
+    for (df_nnue_next got; r && !self->failed && !self->refused && !dfpy_queue_stopped(&self->q) &&
                            (got = df_nnue_read_next(r, &e, &err));) {
         if (got == DF_NNUE_ERROR) {
             /* The source's own failure is the source's (SourceError, or the file object's
@@ -261,6 +337,7 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
                 io_failed = true;
                 continue;
             }
+            if (cut_by_failed_read(&src, &counted, format, &err)) continue;
             self->counted.errors++;
             if (!filling(self) || !nbatch_error(self->filling, (int32_t)k, &err))
                 self->failed = true;
@@ -279,7 +356,7 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
     df_nnue_reader_free(r);
     publish(self);
     g = PyGILState_Ensure();
-    stop = self->failed || dfpy_queue_stopped(&self->q);
+    stop = self->failed || self->refused || dfpy_queue_stopped(&self->q);
     if (!stop && io_failed) {
         stop = dfpy_read_failed(&src, (long)k, self->failures) < 0;
         if (stop) keep_exception(self);
@@ -294,10 +371,10 @@ static void *producer(void *arg)
     NnueBatches *self = arg;
     df_nnue_skip *skip = NULL;
     if (self->use_skip && !(skip = df_nnue_skip_new(&self->skip, self->seed))) self->failed = true;
-    for (size_t k = 0; !self->failed && k < self->nsources; k++)
+    for (size_t k = 0; !self->failed && !self->refused && k < self->nsources; k++)
         if (!read_one(self, k, skip)) break;
     /* The last, short batch (the errors at the end too). */
-    if (self->filling && !self->failed && !dfpy_queue_stopped(&self->q) &&
+    if (self->filling && !self->failed && !self->refused && !dfpy_queue_stopped(&self->q) &&
         (self->filling->n || self->filling->nerrors))
         emit(self);
     nbatch_free(self->filling);
@@ -414,6 +491,7 @@ static PyObject *NnueBatches_close(NnueBatches *self, PyObject *unused)
 static PyObject *NnueBatches_stats(NnueBatches *self, void *unused)
 {
     (void)unused;
+    if (dfpy_queue_check(&self->q) < 0) return NULL;
     pthread_mutex_lock(&self->q.lock);
     const struct counts c = self->published;
     pthread_mutex_unlock(&self->q.lock);
@@ -426,6 +504,7 @@ static PyObject *NnueBatches_stats(NnueBatches *self, void *unused)
 static PyObject *NnueBatches_failures(NnueBatches *self, void *unused)
 {
     (void)unused;
+    if (dfpy_queue_check(&self->q) < 0) return NULL;
     if (!self->q.joined) return PyList_New(0); /* the run's list: read once it is over */
     return PyList_GetSlice(self->failures, 0, PY_SSIZE_T_MAX);
 }
@@ -509,7 +588,7 @@ static PyObject *py_nnue_batches(PyObject *unused, PyObject *args)
         return PyErr_Format(PyExc_ValueError, "batch_size must be 1 to 2**31 - 1");
     NnueBatches *self = (NnueBatches *)NnueBatches_Type.tp_alloc(&NnueBatches_Type, 0);
     if (!self) return NULL;
-    dfpy_queue_init(&self->q, QUEUE, drop_item);
+    dfpy_queue_init(&self->q, "nnue_batches", QUEUE, drop_item);
     self->ready = true;
     self->batch_size = (size_t)batch_size;
     self->rank = rank;
@@ -552,9 +631,17 @@ static PyObject *py_nnue_features(PyObject *unused, PyObject *args)
         if (dfpy_parse_fen(&e.pos, PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)i), 0) < 0) goto done;
         nbatch_put(b, &e);
     }
+    size_t cut;
     Py_BEGIN_ALLOW_THREADS
-        df_nnue_batch_mt(b->white, b->black, width, b->boards, n, &set, threads);
+        cut = df_nnue_batch_mt(b->white, b->black, width, b->boards, n, &set, threads);
     Py_END_ALLOW_THREADS
+    if (cut) {
+        char why[DF_FEN_MAX + 512];
+        const size_t i = first_cut(why, sizeof why, b->boards, n, width, &set);
+        PyErr_Format(PyExc_ValueError, "fens[%zu]: %s", i,
+                     i < n ? why : "more features than a row holds");
+        goto done;
+    }
     if ((out = PyDict_New()) && arrays_to_dict(b, out) < 0) Py_CLEAR(out);
 done:
     nbatch_free(b);

@@ -84,11 +84,15 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
 
     Memory is bounded by the batch size: two batches wait at most. A source that cannot be
     read to its end raises :class:`SourceError` after every batch of the others; an exception
-    of a file object's ``read()`` is raised as it is, after the batches read before it. Ctrl-C,
-    ``close()`` and dropping the iterator stop the reader within tens of milliseconds (a file
-    object's ``read()`` is waited for; once it returns, it is not called again). The
-    iterator's ``stats``: ``entries`` read (of this share), ``kept``, ``skipped`` by the skip
-    options, ``errors``.
+    of a file object's ``read()`` is raised as it is, after the batches read before it (what
+    that read cut short, a chunk's header or chain, a record, a line, is no item of
+    ``errors``). A batch whose row would be cut short (an entry of more active features than
+    the row width) is never given: ValueError naming the entry. Ctrl-C, ``close()`` and
+    dropping the iterator stop the reader within tens of milliseconds (a file object's
+    ``read()`` is waited for; once it returns, it is not called again). The iterator's
+    ``stats``: ``entries`` read (of this share), ``kept``, ``skipped`` by the skip options,
+    ``errors``. The reader is a thread of this process: a child of ``os.fork()`` may drop the
+    iterator, and using it there is a RuntimeError (make one in the child).
     """
     if isinstance(sources, (str, bytes, os.PathLike)) or hasattr(sources, "read"):
         sources = [sources]
@@ -126,7 +130,9 @@ def nnue_features(fens, features=DEFAULT_FEATURES, *, scores=None, results=None,
     """The batch of FENs, as :func:`nnue_batches` gives them: nnue-pytorch's
     ``get_sparse_batch_from_fens``. ``scores`` (side to move's view, default 0) and
     ``results`` (-1, 0, 1 for the side to move, default 0) fill ``score`` and ``outcome``; a
-    malformed FEN is a ValueError."""
+    malformed FEN is a ValueError, and so is a position of more active features than the set's
+    row holds (HalfKAv2_hm's 32 for 40 pieces: nnue-pytorch's formats hold at most 32), never a
+    row cut short."""
     fens = list(fens)
     out = _dirfill._nnue_features(fens, features, threads)
     n = len(fens)

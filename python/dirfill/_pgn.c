@@ -54,6 +54,7 @@ typedef struct {
     PyObject *queue; /* games read, not yet returned */
     Py_ssize_t next;
     bool finished;
+    uint64_t unended_at; /* where the last game ended when no result token ended it, or ~0 */
     PyObject *uci, *san, *eval, *clock; /* lists of the game in progress */
     df_pgn_filter *filter;
     bool failed;
@@ -131,6 +132,7 @@ static df_pgn_action games_end(void *ctx, const df_pgn_game *g)
     Py_CLEAR(self->clock);
     if (!game || PyList_Append(self->queue, game) < 0) self->failed = true;
     Py_XDECREF(game);
+    self->unended_at = g->has_result ? UINT64_MAX : g->end_offset;
     return self->failed ? DF_PGN_STOP : DF_PGN_READ;
 }
 
@@ -187,7 +189,16 @@ static PyObject *Games_next(GamesObject *self)
             /* The games before the failure are given, then the next source is read. */
             if (dfpy_read_failed(&self->src, (long)self->next_source, self->failures) < 0)
                 games_hold_exception(self);
+            const Py_ssize_t had = PyList_GET_SIZE(self->queue);
+            const bool raised = self->src.failed;
+            const uint64_t given = self->src.given;
             games_close_source(self, &v);
+            /* A file object's read raised: the reader, its input over, ended the game the
+             * failure cut short (an error "the input ends ...", or a game of no moves). The
+             * exception tells what happened: that game is not given. */
+            if (raised && PyList_GET_SIZE(self->queue) > had && self->unended_at == given)
+                PyList_SetSlice(self->queue, PyList_GET_SIZE(self->queue) - 1,
+                                PyList_GET_SIZE(self->queue), NULL);
         } else if (n == 0) {
             games_close_source(self, &v);
         } else {

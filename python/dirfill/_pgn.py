@@ -52,7 +52,9 @@ def read_pgn(source, *, chess960=False, where=None):
     malformed expression raises ValueError with the library's message. A source that cannot
     be read to its end (missing, unreadable, a corrupt or truncated compressed stream): every
     game before the failure is given (the game it cut short with its ``error``), the next
-    sources are read, and then :class:`SourceError` is raised naming it.
+    sources are read, and then :class:`SourceError` is raised naming it. An exception of a file
+    object's read() is raised as it is, after the games before it (the game it cut short is not
+    given).
     """
     it = _dirfill._pgn_games(source if isinstance(source, (list, tuple)) else [source],
                              chess960=chess960, where=where)
@@ -207,13 +209,15 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
     truncated compressed stream) does not stop the others: every batch of the games read
     before the failure is given, the next sources are read, and then :class:`SourceError` is
     raised naming it. An exception of a file object's read() is raised as it is, after the
-    batches read before it, and ends the reading.
+    batches read before it, and ends the reading (the game it cut short is not given).
 
     Stopping: Ctrl-C raises KeyboardInterrupt, ``close()`` returns and an abandoned iterator is
     freed with the reader stopped within a few tens of milliseconds, also while the reader
     waits on a pipe or a FIFO whose writer sends nothing, or reads bytes without end (a file
     object's read() is waited for; once it returns, it is not called again). Any thread may
     ``close()`` the iterator, any number of times; threads that share it get distinct batches.
+    The reader is a thread of this process: a child of ``os.fork()`` may drop the iterator, and
+    using it there is a RuntimeError (make one in the child).
     """
     columns = _check_columns(columns, _BATCH_ENTRIES)
     specs = _reader_specs(source, byte_range, first_game, first_line)

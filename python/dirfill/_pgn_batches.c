@@ -132,6 +132,10 @@ typedef struct {
     PyObject *failures; /* the sources that could not be read to the end (dfpy_read_failed) */
     PyObject *exc_type, *exc_value, *exc_tb; /* what stopped the run */
     bool failed, interrupted;
+    /* The current source's last game ended (dfpy_sink's fields of the same names, numbered as
+     * the batches number it) */
+    bool ended;
+    uint64_t last_game, unended_at;
     /* pgn_batches' queue (its lock guards the counts too; its stop flag stops pgn_positions'
      * run as well) */
     dfpy_queue q;
@@ -237,6 +241,11 @@ static int deliver(void *ctx, void *p, uint64_t first_game)
     if (s->failed || s->rows.failed || s->rec.failed) return st->failed = true, 1;
     st->source_positions += s->positions;
     const uint64_t base = st->base + first_game;
+    if (s->ended) {
+        st->ended = true;
+        st->last_game = base + s->last_game;
+        st->unended_at = s->unended_at;
+    }
     const dfpy_rows *rows = &s->rows;
     if (st->whole) {
         dfpy_rows *all = &st->all.rows;
@@ -377,6 +386,9 @@ static df_pgn_action batch_end(void *ctx, const df_pgn_game *g)
     const df_pgn_action a = dfpy_sink_end(&st->filling->sink, g);
     st->source_positions += st->filling->sink.positions;
     st->filling->sink.positions = 0;
+    st->ended = true;
+    st->last_game = g->index;
+    st->unended_at = st->filling->sink.unended_at;
     if (dfpy_sink_failed(&st->filling->sink)) st->failed = true;
     if (a != DF_PGN_READ) return a;
     return batch_split(st) ? DF_PGN_READ : DF_PGN_STOP;
@@ -433,6 +445,24 @@ static df_status read_serial(stream *st, df_source *src, df_pgn_stats *stats)
     return status;
 }
 
+/* After a file object's read raised: the reader took the end of what it gave for the end of
+ * the input, and so ended the game the failure cut short (an error, "the input ends ...", or a
+ * game of no moves when its tags were whole). Its exception tells what happened: that game is
+ * not given (its records dropped, uncounted; it has no rows). It is the last game ended, with
+ * no result token, where the file object's bytes end. */
+static void drop_cut_game(stream *st, const dfpy_source *src, df_pgn_stats *stats)
+{
+    if (!st->ended || st->unended_at != src->given || !st->filling) return;
+    const int said = dfpy_records_drop_last(&st->filling->sink.rec, st->last_game);
+    stats->games--;
+    if (said == 'E')
+        stats->errors--;
+    else if (said == 'S')
+        stats->skipped--;
+    else
+        stats->kept--;
+}
+
 /* Reads every source in turn, without the GIL (taken for a moment to open and close them). A
  * source that cannot be read to its end is noted in failures and the next one is read, as
  * `dirfill pgn` does; a Python exception (a file object's read raised, a source of no usable
@@ -458,12 +488,14 @@ static void run(stream *st)
         if (sp->has_first) st->base = sp->first_game;
         st->source = sp->file;
         st->source_positions = 0;
+        st->ended = false;
         df_pgn_stats stats;
         memset(&stats, 0, sizeof stats);
         df_status status = st->threads == 1
                                ? read_serial(st, src.source, &stats)
                                : df_pgn_read_threaded(src.source, st->flags, st->filter,
                                                       st->threads, &sinks, &stats);
+        if (src.failed) drop_cut_game(st, &src, &stats);
         pthread_mutex_lock(&st->q.lock);
         st->stats.games += stats.games;
         st->stats.kept += stats.kept;
@@ -542,7 +574,7 @@ static int stream_init(stream *st, PyObject *specs, Py_ssize_t batch_size, PyObj
                        int chess960, int uci, int headers, PyObject *where, const row_args *rows)
 {
     memset(st, 0, sizeof *st);
-    dfpy_queue_init(&st->q, 0, drop_batch);
+    dfpy_queue_init(&st->q, "pgn_batches", 0, drop_batch);
     st->write.headers = headers;
     dfpy_sink_pool_init(&st->pool, uci, &st->write, &st->q.stop);
     if (!(st->failures = PyList_New(0)) ||
@@ -563,9 +595,22 @@ static int stream_init(stream *st, PyObject *specs, Py_ssize_t batch_size, PyObj
     return 0;
 }
 
-/* With the GIL, the run over. */
+/* With the GIL, the run over (in a forked child, the parent's run may be anywhere: only the
+ * Python objects are let go, the reader's state is leaked, its locks left untouched). */
 static void stream_free(stream *st)
 {
+    if (dfpy_queue_forked(&st->q)) {
+        for (size_t k = 0; k < st->nspecs; k++) {
+            Py_DECREF(st->specs[k].obj);
+            Py_DECREF(st->specs[k].range);
+        }
+        st->nspecs = 0;
+        Py_CLEAR(st->failures);
+        Py_CLEAR(st->exc_type);
+        Py_CLEAR(st->exc_value);
+        Py_CLEAR(st->exc_tb);
+        return;
+    }
     batch_free(st->filling);
     st->filling = NULL;
     for (size_t k = 0; k < st->nspecs; k++) {
@@ -708,6 +753,7 @@ static PyObject *Batches_close(BatchesObject *self, PyObject *unused)
 static PyObject *Batches_stats(BatchesObject *self, void *unused)
 {
     (void)unused;
+    if (dfpy_queue_check(&self->st.q) < 0) return NULL;
     pthread_mutex_lock(&self->st.q.lock);
     const df_pgn_stats s = self->st.stats;
     const uint64_t positions = self->st.positions;
@@ -718,6 +764,7 @@ static PyObject *Batches_stats(BatchesObject *self, void *unused)
 static PyObject *Batches_failures(BatchesObject *self, void *unused)
 {
     (void)unused;
+    if (dfpy_queue_check(&self->st.q) < 0) return NULL;
     /* The list is the run's: a copy, taken once the run is over. */
     if (!self->st.q.joined) return PyList_New(0);
     return PyList_GetSlice(self->st.failures, 0, PY_SSIZE_T_MAX);

@@ -4,18 +4,21 @@
 
 #include <errno.h>
 #include <time.h>
+#include <unistd.h>
 
-void dfpy_queue_init(dfpy_queue *q, size_t max_ready, void (*drop)(dfpy_item *))
+void dfpy_queue_init(dfpy_queue *q, const char *name, size_t max_ready, void (*drop)(dfpy_item *))
 {
     memset(q, 0, sizeof *q);
     pthread_mutex_init(&q->lock, NULL);
     pthread_cond_init(&q->cond, NULL);
+    q->name = name;
     q->max_ready = max_ready;
     q->drop = drop;
 }
 
 int dfpy_queue_start(dfpy_queue *q, void *(*main)(void *), void *arg)
 {
+    q->pid = getpid();
     const int e = pthread_create(&q->thread, NULL, main, arg);
     if (e) {
         errno = e;
@@ -24,6 +27,18 @@ int dfpy_queue_start(dfpy_queue *q, void *(*main)(void *), void *arg)
     }
     q->started = true;
     return 0;
+}
+
+bool dfpy_queue_forked(const dfpy_queue *q) { return q->started && q->pid != getpid(); }
+
+int dfpy_queue_check(const dfpy_queue *q)
+{
+    if (!dfpy_queue_forked(q)) return 0;
+    PyErr_Format(PyExc_RuntimeError,
+                 "this %s iterator was made in process %ld and cannot be used after os.fork() "
+                 "(its reading thread is that process's); make a new one in the child",
+                 q->name, (long)q->pid);
+    return -1;
 }
 
 bool dfpy_queue_stopped(const dfpy_queue *q) { return __atomic_load_n(&q->stop, __ATOMIC_RELAXED); }
@@ -67,7 +82,8 @@ static void drop_all(dfpy_queue *q, dfpy_item *items)
 
 void dfpy_queue_stop(dfpy_queue *q)
 {
-    if (!q->started) return;
+    /* A forked child: no reader to stop or join, and the lock may be held for good. */
+    if (!q->started || dfpy_queue_forked(q)) return;
     const bool join = !q->stopping;
     q->stopping = true;
     dfpy_item *dropped = NULL;
@@ -93,7 +109,7 @@ void dfpy_queue_stop(dfpy_queue *q)
 
 dfpy_item *dfpy_queue_take(dfpy_queue *q)
 {
-    if (!q->started) return NULL;
+    if (dfpy_queue_check(q) < 0 || !q->started) return NULL;
     for (;;) {
         dfpy_item *item = NULL;
         bool done;
@@ -132,6 +148,10 @@ dfpy_item *dfpy_queue_take(dfpy_queue *q)
 
 void dfpy_queue_destroy(dfpy_queue *q)
 {
+    /* A forked child: the items, the lock and the condition are left as the fork made them
+     * (the list may be half changed, the lock held); a child that drops its parent's iterators
+     * leaks their memory rather than wait for ever. */
+    if (dfpy_queue_forked(q)) return;
     drop_all(q, q->head);
     q->head = q->tail = NULL;
     pthread_mutex_destroy(&q->lock);

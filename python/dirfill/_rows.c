@@ -77,9 +77,20 @@ static struct {
  * the CPUs), cost far more than its rows. */
 enum { SMALL_REGION = 64 << 10 };
 
+/* A reader's thread takes regions while the caller may fork: the lock is held across fork() so
+ * that the child's copy is never locked by a thread it does not have (a child dropping the
+ * batches it inherited, or reading its own, gives regions back and takes them). No thread
+ * waits for anything while it holds the lock, so the fork waits a moment at most. */
+static void pool_lock(void) { pthread_mutex_lock(&pool.lock); }
+static void pool_unlock(void) { pthread_mutex_unlock(&pool.lock); }
+static void pool_at_fork(void) { pthread_atfork(pool_lock, pool_unlock, pool_unlock); }
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
 void *dfpy_region_take(size_t bytes)
 {
     if (bytes < SMALL_REGION) return aligned_alloc(64, bytes);
+    /* Before the pool holds a region: a region given back was taken here first. */
+    pthread_once(&pool_once, pool_at_fork);
     void *p = NULL;
     pthread_mutex_lock(&pool.lock);
     for (int i = 0; i < pool.n; i++)
@@ -417,6 +428,28 @@ size_t dfpy_record_at(const dfpy_records *r, size_t at, char *kind, uint64_t *ga
     return at + 17 + *na + *nb;
 }
 
+int dfpy_records_drop_last(dfpy_records *r, uint64_t game)
+{
+    size_t from = r->len;
+    int said = 0;
+    char kind;
+    uint64_t g;
+    const char *a, *b;
+    uint32_t na, nb;
+    for (size_t at = 0, next; at < r->len; at = next) {
+        next = dfpy_record_at(r, at, &kind, &g, &a, &na, &b, &nb);
+        if (g != game) {
+            from = r->len;
+            said = 0;
+        } else {
+            if (from == r->len) from = at;
+            if (kind == 'E' || kind == 'S') said = kind;
+        }
+    }
+    r->len = from;
+    return said;
+}
+
 uint64_t dfpy_record_number(const char *t, uint32_t n)
 {
     uint64_t v = 0;
@@ -737,6 +770,7 @@ void dfpy_sink_drop(void *ctx, void *p)
     }
     s->rows.n = s->game_start = s->rec.len = 0;
     s->positions = 0;
+    s->ended = false;
     pthread_mutex_lock(&o->lock);
     const bool kept = o->nspare < DFPY_SPARE_SINKS;
     if (kept) o->spare[o->nspare++] = s;
@@ -798,5 +832,8 @@ df_pgn_action dfpy_sink_end(void *ctx, const df_pgn_game *g)
         s->positions += g->plies;
     }
     s->game_start = c->n;
+    s->ended = true;
+    s->last_game = g->index;
+    s->unended_at = g->has_result ? UINT64_MAX : g->end_offset;
     return stopped(s) ? DF_PGN_STOP : DF_PGN_READ;
 }

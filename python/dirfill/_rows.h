@@ -85,6 +85,9 @@ void dfpy_records_append(dfpy_records *dst, const dfpy_records *src);
 /* The record at offset at: its fields; returns the offset of the next one. */
 size_t dfpy_record_at(const dfpy_records *r, size_t at, char *kind, uint64_t *game, const char **a,
                       uint32_t *na, const char **b, uint32_t *nb);
+/* Removes the records of game at the end of r (the last game's): 'E' when one said its error,
+ * 'S' that it was skipped, else 0. */
+int dfpy_records_drop_last(dfpy_records *r, uint64_t game);
 /* The number an error record's second string holds (its n decimal digits: the line). */
 uint64_t dfpy_record_number(const char *t, uint32_t n);
 /* Adds "headers" (game -> {tag: value}), "errors" [(game, message, line)], "skipped" [(game,
@@ -124,6 +127,10 @@ typedef struct {
     const dfpy_write_options *write; /* the pool's */
     df_pgn_clocks clocks;            /* the current game's, for the position filter */
     uint64_t positions; /* of the kept games (the program's word), since it was taken */
+    /* The last game ended: its number, and where it ended when no result token ended it (else
+     * UINT64_MAX), for the game a failed read cut short (_pgn_batches.c). */
+    bool ended;
+    uint64_t last_game, unended_at;
     bool failed;
 } dfpy_sink;
 

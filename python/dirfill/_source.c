@@ -42,6 +42,7 @@ static long read_file_object(void *ctx, char *buf, size_t size)
     if (data && PyBytes_Check(data) && (size_t)PyBytes_GET_SIZE(data) <= size) {
         n = (long)PyBytes_GET_SIZE(data);
         memcpy(buf, PyBytes_AS_STRING(data), (size_t)n);
+        s->given += (uint64_t)n;
     } else if (data && PyBytes_Check(data)) {
         PyErr_Format(PyExc_OSError,
                      "the file object's read(%zu) returned %zd bytes, more than asked", size,

@@ -23,7 +23,8 @@ typedef struct {
     FILE *range_file;     /* a byte range of a regular file */
     uint64_t range_left;
     uint64_t first_line; /* the line the source begins on in its file (1 but for a range) */
-    bool failed;
+    bool failed;         /* a file object's read raised (or gave what is not bytes) */
+    uint64_t given;      /* the bytes a file object's reads gave */
     PyObject *exc_type, *exc_value, *exc_tb; /* own_thread: a failed read's exception */
 } dfpy_source;
 

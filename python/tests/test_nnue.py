@@ -144,6 +144,58 @@ def test_nnue_features_are_the_batches_rows(data):
     assert list(small["score"]) == [0, 0, 0] and list(small["outcome"]) == [0.5] * 3
 
 
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+FEN40 = "rnbqkbnr/pppppppp/8/8/8/QQQQQQQQ/PPPPPPPP/RNBQKBNR w KQkq - 0 1"  # 40 pieces
+PAWNS = "rnbqkbnr/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w KQkq - 0 1"  # 32 pawns
+FULL = "rnbqkbnr/pppppppp/pppppppp/qqqqqqqq/QQQQQQQQ/PPPPPPPP/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+THREATS = "RNB1bQQn/rBQbpqqr/nqNR2Bp/nQPRqBBk/NNBrqRPQ/1nNRbPQK/QqBRbRqn/q2qbqQB w - - 0 1"
+DEFAULT = "Full_Threats+PP_3Wide+HalfKAv2_hm"
+
+
+@pytest.mark.parametrize("features, fen, active", [
+    # more features than a row holds: a ValueError naming the FEN
+    ("HalfKAv2_hm", FEN40, None), ("HalfKAv2_hm", PAWNS, None), ("PP_3Wide", PAWNS, None),
+    ("Full_Threats", THREATS, None), ("PP_3Wide+HalfKAv2_hm", FULL, None),
+    (DEFAULT, FULL, None),
+    # as many as a row holds, or fewer: the whole row (the parts' counts: threats, pawn pairs
+    # on the same or neighbouring files, pieces)
+    ("Full_Threats", FEN40, 77), ("PP_3Wide", FEN40, 36), (DEFAULT, FEN40, 77 + 36 + 40),
+    ("PP_3Wide+HalfKAv2_hm", FEN40, 36 + 40), (DEFAULT, PAWNS, 36 + 160 + 48),
+    ("Full_Threats", FULL, 116)],
+    ids=lambda x: {FEN40: "40_pieces", PAWNS: "32_pawns", FULL: "64_pieces",
+                   THREATS: "threats"}.get(x) if isinstance(x, str) else None)
+def test_nnue_features_never_cut_a_row(features, fen, active):
+    """A position of more active features than the set's row width (nnue-pytorch's formats
+    hold at most 32 pieces; a FEN may hold more) is a ValueError naming it, never a row cut
+    to the width."""
+    if active is None:
+        with pytest.raises(ValueError, match=r"fens\[1\]: .*more than .*32 pieces") as e:
+            dirfill.nnue_features([START, fen, START], features, threads=2)
+        assert fen in str(e.value) and features in str(e.value)
+        return
+    got = dirfill.nnue_features([START, fen], features)
+    for side in ("white", "black"):
+        assert (got[side][1] >= 0).sum() == active < got[side].shape[1]
+
+
+def test_nnue_batches_never_hand_out_a_cut_row(tmp_path):
+    """An entry of more features than a row holds never reaches a batch cut to the width: the
+    reader refuses it (an error of the batch), or nnue_batches raises."""
+    record = "fen %s\nmove %s\nscore 10\nply 0\nresult 0\ne\n"
+    path = tmp_path / "forty.plain"
+    path.write_text(record % (START, "e2e4") * 3 + record % (FEN40, "a3a4") +
+                    record % (START, "e2e4") * 3)
+    try:
+        batches = list(dirfill.nnue_batches(str(path), 2, "HalfKAv2_hm"))
+    except ValueError as e:
+        assert "more than" in str(e) and "32 pieces" in str(e) and FEN40 in str(e)
+        return
+    assert sum(len(b["score"]) for b in batches) == 6
+    assert all((b["piece_count"] == 32).all() for b in batches)
+    errors = [e for b in batches for e in b["errors"]]
+    assert len(errors) == 1 and "32" in errors[0][3]
+
+
 def test_skip_by_seed(data):
     every = all_rows(dirfill.nnue_batches(data.binpack, 500))
     none = [r for r in every if score_of(r) != 32002]
@@ -260,6 +312,77 @@ def test_file_object_that_raises_midway(data, kind):
         assert sum(len(b["score"]) for b in got) == (len(raw) // 2) // 40
     with pytest.raises(StopIteration):
         next(it)
+
+
+class Cut(io.RawIOBase):
+    """A binary file whose read() gives its first n bytes and then raises OSError."""
+
+    def __init__(self, raw, n):
+        self.raw, self.at, self.n = raw, 0, n
+
+    def readable(self):
+        return True
+
+    def read(self, size=-1):
+        if self.at >= self.n:
+            raise OSError("the disk went away")
+        data = self.raw[self.at:min(self.at + size, self.n)]
+        self.at += len(data)
+        return data
+
+
+@pytest.mark.parametrize("kind", ["binpack", "plain", "bin"])
+def test_a_raising_read_is_its_exception_not_an_error_of_the_data(data, kind):
+    """What the failing read cut short (a chunk header, a chain, a record, a line) is no error
+    of the batches: the read's exception says what happened, after the entries before it. An
+    error of the data before the cut is still one."""
+    raw = open(getattr(data, kind), "rb").read()
+    good = all_rows(dirfill.nnue_batches(raw, 300, format=kind))
+    mid = len(raw) // 2
+    # A corrupt item early on (an error of its own, before and after the fix alike), seen by a
+    # read that gets past its end; and where the reads fail: inside each kind of item, and
+    # between two.
+    if kind == "binpack":
+        second = os.path.getsize(data.parts[0])
+        third = second + os.path.getsize(data.parts[1])
+        raw = raw[:second] + b"XINP" + raw[second + 4:]  # chunk 1's magic
+        bad, seen = second, second + 8
+        places = [5, 8 + 100, third + 3, third + 8 + 1000, mid]
+    elif kind == "bin":
+        bad = seen = 40 * 3
+        raw = raw[:bad] + bytes([0xEE] * 32) + raw[bad + 32:]  # record 3's pieces
+        seen += 40
+        places = [mid - mid % 40 + 17, mid - mid % 40, len(raw) - 3]
+    else:
+        at = raw.index(b"\nresult ", 1000) + 1
+        raw = raw[:at] + b"result 7" + raw[at + 8:]
+        bad, seen = at, raw.index(b"\ne\n", at) + 3
+        fen, result = raw.index(b"\nfen ", mid), raw.index(b"\nresult -", mid)
+        places = [fen + 20, fen + 1, result + 9, raw.index(b"\ne\n", mid) + 3,
+                  raw.index(b"\nscore ", mid) + 7]
+    whole = list(dirfill.nnue_batches(raw, 300, format=kind))
+    # (source, offset, where): a bad magic's message says how far it skipped, which a cut read
+    # shortens
+    errors = [e[:3] for b in whole for e in b["errors"]]
+    assert [e[1] for e in errors] == [bad]
+    every = all_rows(whole)
+    assert len(every) < len(good)
+    for n in places:
+        want = errors if n >= seen else []
+        for threads in (1, 2):
+            it = dirfill.nnue_batches(Cut(raw, n), 300, format=kind, threads=threads)
+            got = []
+            with pytest.raises(OSError, match="the disk went away"):
+                for b in it:
+                    got.append(b)
+            assert [e[:3] for b in got for e in b["errors"]] == want, (n, threads)
+            assert it.stats["errors"] == len(want)
+            rows = all_rows(got)
+            assert rows == every[:len(rows)]
+            if kind == "bin":  # every whole record before the cut
+                assert len(rows) == n // 40 - len(want)
+            elif kind == "plain":
+                assert len(rows) == raw[:n].count(b"\ne\n") - len(want)
 
 
 def test_arguments_are_checked(data):

@@ -308,6 +308,71 @@ def test_file_object_failing_midway(whole, threads):
         dirfill.pgn_positions(Failing(BIG, len(BIG) // 2), threads=threads)
 
 
+class Cut(io.RawIOBase):
+    """A file object that gives the first n bytes of data, then raises OSError."""
+
+    def __init__(self, data, n):
+        self.data, self.at, self.n = data, 0, n
+
+    def readable(self):
+        return True
+
+    def read(self, size=-1):
+        if self.at >= self.n:
+            raise OSError("disk on fire")
+        out = self.data[self.at:min(self.at + size, self.n)]
+        self.at += len(out)
+        return out
+
+
+def cut_places(data):
+    """Where a read fails: inside a game's tags, after them (before its moves), inside its
+    moves, and between two games."""
+    mid = len(data) // 2
+    tags = data.index(b'[White "', mid) + 3
+    moves = data.index(b"\n\n1. ", mid)
+    between = data.index(b"\n\n[Event ", mid) + 2
+    return [tags, moves + 2, moves + 10, between, len(data) - 2]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_raising_read_is_its_exception_not_an_error_of_a_game(whole, threads):
+    """The game a file object's failing read cut short is neither an error nor a game of no
+    moves: the read's exception says what happened, after the games before it (their
+    errors, as reading the whole gives them)."""
+    errors = set(whole["errors"])
+    with_rows = set(whole["game"].tolist())
+    for n in cut_places(BIG):
+        it = dirfill.pgn_batches(Cut(BIG, n), 1000, threads=threads)
+        got = []
+        with pytest.raises(OSError, match="disk on fire"):
+            for b in it:
+                got.append(b)
+        extra = set(merged(got, "errors")) - errors
+        assert not extra, (n, extra)
+        rows = set(np.concatenate([b["game"] for b in got]).tolist())
+        for game in merged(got, "headers"):  # no game of the whole without its rows
+            assert game in rows or game not in with_rows, (n, game)
+        n_rows = sum(len(b["ply"]) for b in got)
+        same_columns(concat(got, dirfill.POSITION_COLUMNS),
+                     {k: v[:n_rows] for k, v in whole.items() if k in dirfill.POSITION_COLUMNS},
+                     dirfill.POSITION_COLUMNS)
+
+
+def test_read_pgn_gives_no_game_a_raising_read_cut_short():
+    games = {g.index: g for g in dirfill.read_pgn(BIG)}
+    for n in cut_places(BIG):
+        got = []
+        with pytest.raises(OSError, match="disk on fire"):
+            for g in dirfill.read_pgn(Cut(BIG, n)):
+                got.append(g)
+        assert [g.index for g in got] == list(range(len(got))), n
+        for g in got:  # each as the whole input gives it
+            w = games[g.index]
+            assert (g.error, g.skipped, g.uci, g.headers) == (w.error, w.skipped, w.uci,
+                                                              w.headers), (n, g.index)
+
+
 class Endless(io.RawIOBase):
     """Games without end, counting the bytes read."""
 

@@ -86,6 +86,37 @@ def test_workers_read_every_position_once(files, workers):
     check_exactly_once(gather(batches), want)
 
 
+#: What the main process is reading while it forks a DataLoader's workers.
+HELD = []
+
+
+def close_inherited(worker_id):
+    """A worker that closes the reading it inherited (its generator, the reader with it)."""
+    for g in HELD:
+        g.close()
+    HELD.clear()
+    gc.collect()
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")
+def test_workers_forked_while_the_main_process_reads(files):
+    """Workers forked while the main process reads the same dataset (its reader's thread
+    running): each reads with a reader of its own, and one that closes the reader it inherited
+    does not wait for the main process's thread; the main process reads on."""
+    want = expected(files)
+    ds = PGNDataset(files, 1000)
+    mine = iter(ds)
+    first = next(mine)
+    HELD.append(mine)
+    try:
+        batches = list(DataLoader(ds, batch_size=None, num_workers=2, timeout=30,
+                                  worker_init_fn=close_inherited))
+    finally:
+        HELD.clear()
+    check_exactly_once(gather(batches), want)
+    check_exactly_once(gather([first] + list(mine)), want)
+
+
 @pytest.mark.filterwarnings("ignore:This DataLoader will create")
 @pytest.mark.parametrize("workers", [0, 2])
 def test_conventions_hold_for_tensors(files, workers):

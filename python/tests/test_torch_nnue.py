@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """dirfill.torch.NNUEDataset: nnue-pytorch's training tuple, every entry exactly once under a
 DataLoader with 0 to 4 workers and over ranks; and examples/nnue_train.py trains."""
+import gc
 import os
 import subprocess
 import sys
@@ -66,6 +67,37 @@ def test_ranks_and_workers_together(data):
         ds = NNUEDataset(data.binpack, 200, rank=rank, world_size=2)
         got += [as_batch(t) for t in DataLoader(ds, batch_size=None, num_workers=2)]
     assert sorted(all_rows(got)) == every
+
+
+#: What the main process is reading while it forks a DataLoader's workers.
+HELD = []
+
+
+def close_inherited(worker_id):
+    """A worker that closes the reading it inherited (its generator, the reader with it)."""
+    for g in HELD:
+        g.close()
+    HELD.clear()
+    gc.collect()
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")
+def test_workers_forked_while_the_main_process_reads(data):
+    """Workers forked while the main process reads the same dataset (its reader's thread
+    running): each reads with a reader of its own, and one that closes the reader it inherited
+    does not wait for the main process's thread; the main process reads on."""
+    ds = NNUEDataset(data.binpack, 200, "HalfKAv2_hm")
+    every = sorted(all_rows(dirfill.nnue_batches(data.binpack, 4096, "HalfKAv2_hm")))
+    mine = iter(ds)
+    first = as_batch(next(mine))
+    HELD.append(mine)
+    try:
+        got = [as_batch(t) for t in DataLoader(ds, batch_size=None, num_workers=2, timeout=30,
+                                                worker_init_fn=close_inherited)]
+    finally:
+        HELD.clear()
+    assert sorted(all_rows(got)) == every
+    assert sorted(all_rows([first] + [as_batch(t) for t in mine])) == every
 
 
 def test_skip_is_seeded_per_share(data):
