@@ -57,11 +57,12 @@ typedef struct {
 
 static void readout_free(readout *r) { free(r->entries); }
 
-/* What a reader of share rank of world gave (df_nnue_reader_set_share). */
-static readout read_share(df_nnue_format format, const void *data, size_t len, size_t piece,
-                          uint32_t rank, uint32_t world)
+/* What a reader of share rank of world gave (df_nnue_reader_set_share), its reads failing from
+ * byte fail_at on (DFT_NEVER: never). */
+static readout read_from(df_nnue_format format, const void *data, size_t len, size_t piece,
+                         uint32_t rank, uint32_t world, size_t fail_at)
 {
-    dft_memory s = {data, len, 0, piece, (size_t)DFT_NEVER};
+    dft_memory s = {data, len, 0, piece, fail_at};
     df_nnue_reader *r = df_nnue_reader_from_function(format, dft_memory_read, &s);
     assert_non_null(r);
     assert_int_equal(DF_OK, df_nnue_reader_set_share(r, rank, world));
@@ -90,6 +91,12 @@ static readout read_share(df_nnue_format format, const void *data, size_t len, s
     }
     df_nnue_reader_free(r);
     return out;
+}
+
+static readout read_share(df_nnue_format format, const void *data, size_t len, size_t piece,
+                          uint32_t rank, uint32_t world)
+{
+    return read_from(format, data, len, piece, rank, world, (size_t)DFT_NEVER);
 }
 
 static readout read_all(df_nnue_format format, const void *data, size_t len, size_t piece)
@@ -1170,6 +1177,43 @@ static void test_read_error(void **state)
     free(file.p);
 }
 
+/* A read that fails inside a chunk, a record, a line or a game is the read error alone: what it
+ * cut is no fault of the file, so no "cut off by the end of the file" (nor a FEN of half a line,
+ * nor a game cut short) is said of it; the entries before are given. At every cut of each
+ * format's file. */
+static void test_read_error_alone(void **state)
+{
+    (void)state;
+    for (int f = 0; f < DF_NNUE_FORMATS; f++) {
+        mem file = {0};
+        if (f == DF_NNUE_PGN) {
+            uint64_t rng = dft_seed ^ 0xcafe;
+            const df_board start = dft_fen(DF_FEN_START);
+            pgngen_text text = {0};
+            for (int g = 0; g < 3; g++)
+                assert_true(
+                    pgngen_game(&text, &rng, &start, false, 20, PGNGEN_EVALS, (uint64_t)g, NULL));
+            mem_put(&file, text.text, text.len);
+            pgngen_text_free(&text);
+        } else {
+            file = write_all((df_nnue_format)f, generated.e, 12);
+        }
+        readout whole = read_all((df_nnue_format)f, file.p, file.len, 0);
+        assert_int_equal(0, whole.nerrors);
+        for (size_t cut = 1; cut < file.len; cut += 1 + cut / 16) {
+            readout r = read_from((df_nnue_format)f, file.p, file.len, 0, 0, 1, cut);
+            if (r.nerrors != 1 || r.errors[0].kind != DF_NNUE_ERR_IO || r.n > whole.n)
+                fail_msg("format %d cut at %zu of %zu: %zu errors (%s), %zu entries", f, cut,
+                         file.len, r.nerrors, r.nerrors ? r.errors[0].message : "", r.n);
+            for (size_t i = 0; i < r.n; i++)
+                assert_same_entry(&whole.entries[i], &r.entries[i], i, true);
+            readout_free(&r);
+        }
+        readout_free(&whole);
+        free(file.p);
+    }
+}
+
 /* ---- PGN ---- */
 
 /* PGN games as entries: one before each move with an evaluation of each game with a result,
@@ -1843,6 +1887,7 @@ int main(void)
         cmocka_unit_test(test_binpack_hostile),
         cmocka_unit_test(test_binpack_claim_not_believed),
         cmocka_unit_test(test_read_error),
+        cmocka_unit_test(test_read_error_alone),
         cmocka_unit_test(test_pgn_entries),
         cmocka_unit_test(test_stockfish_scale),
         cmocka_unit_test(test_plain_and_bin_round_trip),

@@ -108,14 +108,17 @@ typedef struct {
     bool use_skip;
     df_nnue_skip_options skip;
     uint64_t seed;
+    df_nnue_pgn_options pgn; /* how PGN sources make entries */
     /* the run */
     nbatch *filling;
     /* The counts: the reader's own, published under q.lock with each batch and at each
      * source's end (a lock an entry cost several per cent of the whole). */
     struct counts {
         uint64_t entries, kept, skipped, errors;
+        df_nnue_pgn_counts pgn; /* the PGN sources' games and positions dropped, by reason */
     } counted, published;
     PyObject *failures;                      /* the sources not read to their end */
+    PyObject *empty;                         /* PGN sources that gave no entry: (index, why) */
     PyObject *exc_type, *exc_value, *exc_tb; /* what stopped the run */
     bool failed;                             /* out of memory */
     bool refused; /* a batch had a row cut short (its ValueError kept in exc_*) */
@@ -220,36 +223,11 @@ static size_t first_cut(char *why, size_t size, const df_board *boards, size_t n
 
 static bool stop_requested(void *ctx) { return dfpy_queue_stopped(&((NnueBatches *)ctx)->q); }
 
-/* A source as the reader reads it: the bytes it was given, and (.plain) where the last whole
- * line of them ended. */
-typedef struct {
-    df_source *source;
-    bool lines;
-    uint64_t bytes, line_end;
-} counted_source;
-
+/* The reader's reads: a failed one is the reader's read error (what it cut short is no error
+ * of the data, which the library does not report), raised as the file object's exception. */
 static long read_source(void *ctx, char *buf, size_t size)
 {
-    counted_source *c = ctx;
-    const long n = df_source_read(c->source, buf, size);
-    if (n > 0 && c->lines) {
-        size_t i = (size_t)n;
-        while (i && buf[i - 1] != '\n') i--;
-        if (i) c->line_end = c->bytes + i;
-    }
-    if (n > 0) c->bytes += (uint64_t)n;
-    return n;
-}
-
-/* Whether err is only what a file object's failed read cut short: the reader, its input over,
- * says the item it was in the middle of ends with the input (a chunk's header, size or chain, a
- * record), or (.plain) finds fault with a line that the read cut (no newline after its start).
- * The read's exception tells what happened; the data was not at fault. */
-static bool cut_by_failed_read(const dfpy_source *src, const counted_source *c,
-                               df_nnue_format format, const df_nnue_error *err)
-{
-    return src->failed && (err->kind == DF_NNUE_ERR_TRUNCATED ||
-                           (format == DF_NNUE_PLAIN && err->offset >= c->line_end));
+    return df_source_read(ctx, buf, size);
 }
 
 /* With the GIL: keeps the exception set, the first one only. */
@@ -307,6 +285,36 @@ static nbatch *filling(NnueBatches *self)
     return self->filling;
 }
 
+static void add_pgn_counts(df_nnue_pgn_counts *to, const df_nnue_pgn_counts *c)
+{
+    to->games += c->games;
+    to->entries += c->entries;
+    to->no_eval += c->no_eval;
+    to->no_result += c->no_result;
+    to->null_moves += c->null_moves;
+    to->in_errors += c->in_errors;
+    to->skipped_games += c->skipped_games;
+}
+
+/* With the GIL: notes that PGN source k gave no entry, and why (the iterator warns of it). */
+static int note_empty(NnueBatches *self, size_t k, const df_nnue_pgn_counts *c)
+{
+    PyObject *why =
+        !c->games    ? PyUnicode_FromString("no game in it")
+        : c->no_eval ? PyUnicode_FromFormat("no [%%eval] or engine comment in %llu games "
+                                            "(keep_no_eval=True keeps such positions, "
+                                            "unscored)",
+                                            (unsigned long long)c->games)
+        : c->no_result
+            ? PyUnicode_FromFormat("no game of %llu has a result", (unsigned long long)c->games)
+            : PyUnicode_FromFormat("%llu games and none gives a position",
+                                   (unsigned long long)c->games);
+    PyObject *note = why ? Py_BuildValue("(nN)", (Py_ssize_t)k, why) : NULL;
+    const int r = note ? PyList_Append(self->empty, note) : -1;
+    Py_XDECREF(note);
+    return r;
+}
+
 /* Reads source k to its end (or a stop); false when the run must stop. */
 static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
 {
@@ -321,10 +329,11 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
     if (opened < 0) return !stop;
     src.own_thread = true;
     df_source_set_interrupt(src.source, &(df_interrupt){stop_requested, self});
-    counted_source counted = {src.source, format == DF_NNUE_PLAIN, 0, 0};
-    df_nnue_reader *r = df_nnue_reader_from_function(format, read_source, &counted);
+    df_nnue_reader *r = df_nnue_reader_from_function(format, read_source, src.source);
     bool io_failed = false;
-    if (!r || df_nnue_reader_set_share(r, self->rank, self->world) != DF_OK) self->failed = true;
+    if (!r || df_nnue_reader_set_share(r, self->rank, self->world) != DF_OK ||
+        (format == DF_NNUE_PGN && df_nnue_reader_set_pgn(r, &self->pgn) != DF_OK))
+        self->failed = true;
     df_nnue_entry e;
     df_nnue_error err;
     /* Stopped, the rest of a chunk (of up to 100 MiB) is not decoded. */
@@ -337,7 +346,6 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
                 io_failed = true;
                 continue;
             }
-            if (cut_by_failed_read(&src, &counted, format, &err)) continue;
             self->counted.errors++;
             if (!filling(self) || !nbatch_error(self->filling, (int32_t)k, &err))
                 self->failed = true;
@@ -353,10 +361,17 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
         nbatch_put(self->filling, &e);
         if (self->filling->n == self->batch_size && !emit(self)) break;
     }
+    df_nnue_pgn_counts c;
+    df_nnue_reader_pgn_counts(r, &c);
     df_nnue_reader_free(r);
+    add_pgn_counts(&self->counted.pgn, &c);
     publish(self);
     g = PyGILState_Ensure();
     stop = self->failed || self->refused || dfpy_queue_stopped(&self->q);
+    if (format == DF_NNUE_PGN && !stop && !io_failed && !c.entries && note_empty(self, k, &c) < 0) {
+        stop = true;
+        keep_exception(self);
+    }
     if (!stop && io_failed) {
         stop = dfpy_read_failed(&src, (long)k, self->failures) < 0;
         if (stop) keep_exception(self);
@@ -469,6 +484,7 @@ static void NnueBatches_dealloc(NnueBatches *self)
     free(self->sources);
     free(self->formats);
     Py_XDECREF(self->failures);
+    Py_XDECREF(self->empty);
     Py_XDECREF(self->exc_type);
     Py_XDECREF(self->exc_value);
     Py_XDECREF(self->exc_tb);
@@ -497,8 +513,22 @@ static PyObject *NnueBatches_stats(NnueBatches *self, void *unused)
     pthread_mutex_unlock(&self->q.lock);
     const unsigned long long read = c.entries, kept = c.kept, skipped = c.skipped,
                              errors = c.errors;
-    return Py_BuildValue("{sKsKsKsK}", "entries", read, "kept", kept, "skipped", skipped, "errors",
-                         errors);
+    const df_nnue_pgn_counts *p = &c.pgn;
+    return Py_BuildValue("{sKsKsKsKsKsKsKsKsKsK}", "entries", read, "kept", kept, "skipped",
+                         skipped, "errors", errors, "pgn_games", (unsigned long long)p->games,
+                         "pgn_no_eval", (unsigned long long)p->no_eval, "pgn_no_result",
+                         (unsigned long long)p->no_result, "pgn_null_moves",
+                         (unsigned long long)p->null_moves, "pgn_in_errors",
+                         (unsigned long long)p->in_errors, "pgn_games_skipped",
+                         (unsigned long long)p->skipped_games);
+}
+
+static PyObject *NnueBatches_empty(NnueBatches *self, void *unused)
+{
+    (void)unused;
+    if (dfpy_queue_check(&self->q) < 0) return NULL;
+    /* The reader appends to it holding the GIL, as this holds it. */
+    return PyList_GetSlice(self->empty, 0, PY_SSIZE_T_MAX);
 }
 
 static PyObject *NnueBatches_failures(NnueBatches *self, void *unused)
@@ -516,6 +546,8 @@ static PyMethodDef NnueBatches_methods[] = {
 static PyGetSetDef NnueBatches_getset[] = {
     {"stats", (getter)NnueBatches_stats, NULL,
      "entries (read, of this share), kept, skipped (by the skip options), errors", NULL},
+    {"empty", (getter)NnueBatches_empty, NULL,
+     "The PGN sources read so far that gave no entry: a list of (index, why).", NULL},
     {"failures", (getter)NnueBatches_failures, NULL,
      "The sources that could not be read to their end, once the iterator is over: a list of "
      "(index, name, errno, reason).",
@@ -563,7 +595,9 @@ static int make_specs(NnueBatches *self, PyObject *specs)
         if (!PyArg_ParseTuple(PyList_GET_ITEM(specs, (Py_ssize_t)k), "Oi", &obj, &format))
             return -1;
         if (format < 0 || format >= DF_NNUE_FORMATS)
-            return PyErr_Format(PyExc_ValueError, "format %d is not 0 to 2", format), -1;
+            return PyErr_Format(PyExc_ValueError, "format %d is not 0 to %d", format,
+                                DF_NNUE_FORMATS - 1),
+                   -1;
         Py_INCREF(obj);
         self->sources[self->nsources] = obj;
         self->formats[self->nsources++] = (df_nnue_format)format;
@@ -571,8 +605,9 @@ static int make_specs(NnueBatches *self, PyObject *specs)
     return 0;
 }
 
-/* _nnue_batches(specs, batch_size, features, skip, threads, rank, world_size, seed): specs a
- * list of (source, format number); rank and world_size checked by the caller. */
+/* _nnue_batches(specs, batch_size, features, skip, threads, rank, world_size, seed,
+ * score_units, keep_no_eval): specs a list of (source, format number); rank and world_size
+ * checked by the caller; score_units 0 (Stockfish's) or 1 (centipawns). */
 static PyObject *py_nnue_batches(PyObject *unused, PyObject *args)
 {
     (void)unused;
@@ -580,8 +615,9 @@ static PyObject *py_nnue_batches(PyObject *unused, PyObject *args)
     Py_ssize_t batch_size;
     unsigned int rank, world;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "O!nOOOIIK", &PyList_Type, &specs, &batch_size, &features, &skip,
-                          &threads, &rank, &world, &seed))
+    int units, keep_no_eval;
+    if (!PyArg_ParseTuple(args, "O!nOOOIIKip", &PyList_Type, &specs, &batch_size, &features, &skip,
+                          &threads, &rank, &world, &seed, &units, &keep_no_eval))
         return NULL;
     /* Below 2^31 rows, a batch's bytes (rows of 288 at most) fit in a size_t. */
     if (batch_size < 1 || batch_size > INT32_MAX)
@@ -594,9 +630,10 @@ static PyObject *py_nnue_batches(PyObject *unused, PyObject *args)
     self->rank = rank;
     self->world = world;
     self->seed = seed;
+    self->pgn = (df_nnue_pgn_options){keep_no_eval != 0, (df_nnue_score_units)units};
     if (set_arg(&self->set, features) < 0 || dfpy_threads(threads, &self->threads) < 0 ||
         skip_options(&self->skip, &self->use_skip, skip) < 0 || make_specs(self, specs) < 0 ||
-        !(self->failures = PyList_New(0))) {
+        !(self->failures = PyList_New(0)) || !(self->empty = PyList_New(0))) {
         Py_DECREF(self);
         return NULL;
     }

@@ -2,6 +2,7 @@
 """NNUE training data as nnue-pytorch's trainer takes it: :func:`nnue_batches` and
 :func:`nnue_features` (imported into ``dirfill``)."""
 import os
+import warnings
 
 import numpy as np
 
@@ -9,7 +10,9 @@ from . import _dirfill
 from ._batches import _next_batch, _Renamed
 
 #: The formats by name, for ``format=``: what the C readers number them.
-_FORMATS = {"binpack": 0, "plain": 1, "bin": 2}
+_FORMATS = {"binpack": 0, "plain": 1, "bin": 2, "pgn": 3}
+#: The scales of a PGN's scores, for ``score_units=``: what the C readers number them.
+_SCORE_UNITS = {"stockfish": 0, "cp": 1}
 #: nnue-pytorch's default feature set, the one Stockfish's current networks read.
 DEFAULT_FEATURES = "Full_Threats+PP_3Wide+HalfKAv2_hm"
 
@@ -22,11 +25,11 @@ def _format_of(source, format):
     if known is not None:
         return known
     if format is None:
-        raise ValueError("%r: the format is not known from a name (.binpack, .plain, .bin, also "
-                         "with .zst or .gz): give format='binpack', 'plain' or 'bin'"
-                         % (source,))
+        raise ValueError("%r: the format is not known from a name (.binpack, .plain, .bin, .pgn, "
+                         "also with .zst or .gz): give format='binpack', 'plain', 'bin' or "
+                         "'pgn'" % (source,))
     if format not in _FORMATS:
-        raise ValueError("format must be 'binpack', 'plain' or 'bin', not %r" % (format,))
+        raise ValueError("format must be 'binpack', 'plain', 'bin' or 'pgn', not %r" % (format,))
     return _FORMATS[format]
 
 
@@ -48,18 +51,26 @@ def _checked_rank_and_world_size(rank, world_size):
 
 
 def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None, threads=0,
-                 rank=None, world_size=None, seed=0, *, format=None):
+                 rank=None, world_size=None, seed=5489, *, format=None, score_units="stockfish",
+                 keep_no_eval=False):
     """The entries of NNUE training data in batches of nnue-pytorch's ``SparseBatch`` layout.
 
-    ``sources``: a path or a list of them (.binpack, .plain, .bin by the extension, each also
-    .zst or .gz), or binary file objects or bytes (the format from a file object's ``name``,
-    else ``format``: ``'binpack'``, ``'plain'`` or ``'bin'``), read in order. Each batch is a
+    ``sources``: a path or a list of them (.binpack, .plain, .bin, .pgn by the extension, each
+    also .zst or .gz), or binary file objects or bytes (the format from a file object's
+    ``name``, else ``format``: ``'binpack'``, ``'plain'``, ``'bin'`` or ``'pgn'``), read in
+    order. A PGN source gives each position before a move of a game with a result, scored by
+    the move's evaluation (``[%eval]``, or an engine's comment as cutechess and fastchess write
+    them) in ``score_units``: ``'stockfish'`` (the default: the centipawns turned into
+    Stockfish's internal units, the scale of .binpack data and of nnue-pytorch's loss) or
+    ``'cp'``; positions whose move has none are dropped unless ``keep_no_eval`` (then unscored,
+    32002). A PGN source that gives no entry is warned of once (``UserWarning``, saying why). Each batch is a
     dict of numpy arrays of ``batch_size`` rows (the last shorter), row i one entry:
 
     - ``is_white`` float32 (n,): 1.0 when White is to move, else 0.0 (their ``us``);
     - ``outcome`` float32 (n,): (result + 1) / 2 from the side to move's view: 0, 0.5, 1;
-    - ``score`` float32 (n,): the score, centipawns from the side to move's view (32002 when
-      the entry has none: the skip options drop those);
+    - ``score`` float32 (n,): the score from the side to move's view, in the units the entry
+      was stored in (a PGN's: ``score_units``); 32002 when the entry has none (the skip options
+      drop those);
     - ``white``, ``black`` int32 (n, max_active): each perspective's active indices of
       ``features`` in nnue-pytorch's order (its SparseBatch's, byte for byte), padded with -1
       (max_active: 288 for the default set);
@@ -73,14 +84,14 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     ``soft_early_fen_skipping``, ``simple_eval_skipping``, ``pc_y0`` .. ``pc_y4``,
     ``ply_x1`` .. ``ply_x4``, ``ply_y1`` .. ``ply_y4``) over their defaults (``{}``: their
     ``DataloaderSkipConfig()``). The predicate is asked about every entry in input order on
-    one thread, its generator seeded by ``seed`` (5489 draws as nnue-pytorch's on one
-    thread): the same seed, the same entries. The feature rows are computed on ``threads``
+    one thread, its generator seeded by ``seed`` (5489, the default, draws as nnue-pytorch's
+    on one thread): the same seed, the same entries. The feature rows are computed on ``threads``
     threads (0: every CPU) while the caller works; the same rows for any count.
 
     ``rank``/``world_size``: this process's share (DDP): a .binpack's chunks rank, rank +
     world_size, ... of each file, as nnue-pytorch's loader shares them; a .plain or .bin
     input's entries (and record errors) round-robin, entry i of a file when i % world_size is
-    rank. The shares together hold every entry once.
+    rank; a PGN source's games, game i when i % world_size is rank. The shares together hold every entry once.
 
     Memory is bounded by the batch size: two batches wait at most. A source that cannot be
     read to its end raises :class:`SourceError` after every batch of the others; an exception
@@ -91,7 +102,9 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     dropping the iterator stop the reader within tens of milliseconds (a file object's
     ``read()`` is waited for; once it returns, it is not called again). The iterator's
     ``stats``: ``entries`` read (of this share), ``kept``, ``skipped`` by the skip options,
-    ``errors``. The reader is a thread of this process: a child of ``os.fork()`` may drop the
+    ``errors``; of PGN sources, ``pgn_games`` and the positions that gave no entry by reason:
+    ``pgn_no_eval``, ``pgn_no_result``, ``pgn_null_moves``, ``pgn_in_errors`` (and the games
+    of another variant, ``pgn_games_skipped``). The reader is a thread of this process: a child of ``os.fork()`` may drop the
     iterator, and using it there is a RuntimeError (make one in the child).
     """
     if isinstance(sources, (str, bytes, os.PathLike)) or hasattr(sources, "read"):
@@ -100,23 +113,39 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     rank, world_size = _checked_rank_and_world_size(rank, world_size)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
         raise ValueError("seed must be an int from 0 to 2**64 - 1, not %r" % (seed,))
+    if score_units not in _SCORE_UNITS:
+        raise ValueError("score_units must be 'stockfish' or 'cp', not %r" % (score_units,))
     it = _dirfill._nnue_batches(specs, batch_size, features, skip, threads, rank, world_size,
-                                seed)
-    return _NnueBatches(it)
+                                seed, _SCORE_UNITS[score_units], bool(keep_no_eval))
+    return _NnueBatches(it, [s for s, _ in specs])
 
 
 class _NnueBatches:
     """nnue_batches' iterator: once the reader is done, the sources it could not read as
-    SourceError."""
+    SourceError; the first PGN source that gave no entry as a warning."""
 
-    def __init__(self, it):
-        self._it, self._over = it, False
+    def __init__(self, it, sources):
+        self._it, self._over, self._sources, self._warned = it, False, sources, False
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        return _Renamed(_next_batch(self))
+        try:
+            return _Renamed(_next_batch(self))
+        finally:
+            self._warn_of_empty()
+
+    def _warn_of_empty(self):
+        """Warns, once, of a PGN source that gave no entry: an empty run is never silent."""
+        if self._warned:
+            return
+        empty = self._it.empty
+        if empty:
+            self._warned = True
+            k, why = empty[0]
+            warnings.warn("nnue_batches: %r gives no entries: %s" % (self._sources[k], why),
+                          UserWarning, stacklevel=3)
 
     @property
     def stats(self):

@@ -35,9 +35,10 @@ class Data:
     them joined (five chunks), and the same entries as .plain and .bin."""
 
     def __init__(self, d):
-        self.parts = []
+        self.parts, self.pgns = [], []
         for k in range(5):
             pgn = d / ("g%d.pgn" % k)
+            self.pgns.append(str(pgn))
             pgn.write_bytes(subprocess.run([PGN_MAKE, "10", str(k + 1)], check=True,
                                            capture_output=True).stdout)
             part = d / ("p%d.binpack" % k)
@@ -424,11 +425,13 @@ def test_arguments_are_checked(data):
     with pytest.raises(ValueError, match="format"):
         dirfill.nnue_batches(io.BytesIO(b""))
     with pytest.raises(ValueError, match="format"):
-        dirfill.nnue_batches(io.BytesIO(b""), format="pgn")
+        dirfill.nnue_batches(io.BytesIO(b""), format="fen")
     with pytest.raises(ValueError, match="format"):
-        dirfill.nnue_batches("x.pgn")
+        dirfill.nnue_batches("x.epd")
+    with pytest.raises(ValueError, match="score_units"):
+        dirfill.nnue_batches(p, score_units="pawns")
     with pytest.raises(ValueError, match="format"):
-        dirfill._dirfill._nnue_batches([(p, 3)], 10, "HalfKAv2_hm", None, 0, 0, 1, 0)
+        dirfill._dirfill._nnue_batches([(p, 4)], 10, "HalfKAv2_hm", None, 0, 0, 1, 0, 0, False)
     with pytest.raises(TypeError):
         next(dirfill.nnue_batches(3.5, format="bin"))
     with pytest.raises(ValueError):
@@ -501,3 +504,58 @@ def test_skip_keeps_the_programs_entries(data, skip, spec, seed):
     want = [r for r in nnue("--json", "--skip", spec, "--seed", str(seed), *files) if "fen" in r]
     got = all_rows(dirfill.nnue_batches(files, 700, skip=skip, seed=seed, threads=2))
     assert got == [keyed(r, 288) for r in want] and len(got) > 100
+
+
+def rows_of(batches):
+    """Every row of batches as tuples (is_white, outcome, score, white, black, piece_count)."""
+    out = []
+    for b in batches:
+        for i in range(len(b["score"])):
+            out.append((float(b["is_white"][i]), float(b["outcome"][i]), float(b["score"][i]),
+                        list(ascending(b["white"][i:i + 1])[0]),
+                        list(ascending(b["black"][i:i + 1])[0]), int(b["piece_count"][i])))
+    return out
+
+
+def test_pgn_sources(data):
+    """PGN is a format of nnue_batches: a path, a file object with format="pgn", shares of
+    games; the entries of `dirfill nnue --json` on the same files, in both score units, with
+    and without the positions that have no evaluation; the drops counted."""
+    feats = "HalfKAv2_hm"
+    for units, flags in (("stockfish", []), ("cp", ["--score-units", "cp"])):
+        for keep in (False, True):
+            args = ["--json", "--features", feats, *flags] + (["--no-eval-ok"] if keep else [])
+            want = [expected(r, 32) for r in nnue(*args, *data.pgns) if "fen" in r]
+            want = [(a, b, c, list(w), list(bl), p) for a, b, c, w, bl, p in want]
+            it = dirfill.nnue_batches(data.pgns, 100, feats, score_units=units,
+                                      keep_no_eval=keep)
+            got = rows_of(it)
+            assert got == want
+            stats = it.stats
+            assert stats["pgn_games"] == 50
+            assert (stats["pgn_no_eval"] > 0) != keep
+            assert stats["kept"] == len(want)
+    # A file object, read as PGN by format=; two shares of games hold every entry once.
+    with open(data.pgns[0], "rb") as f:
+        text = f.read()
+    whole = rows_of(dirfill.nnue_batches(io.BytesIO(text), 64, feats, format="pgn"))
+    assert whole == rows_of(dirfill.nnue_batches(data.pgns[0], 64, feats))
+    halves = [rows_of(dirfill.nnue_batches(data.pgns[0], 64, feats, rank=r, world_size=2))
+              for r in (0, 1)]
+    assert sorted(halves[0] + halves[1]) == sorted(whole) and halves[0] and halves[1]
+
+
+def test_pgn_without_entries_warns(tmp_path):
+    """A PGN source that gives no entry (games without evaluations, as TWIC's) is no silent
+    empty run: one UserWarning says which and why, and stats count the positions dropped."""
+    pgn = tmp_path / "twic.pgn"
+    pgn.write_text('[Event "a"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n\n'
+                   '[Event "b"]\n[Result "0-1"]\n\n1. d4 {book} 0-1\n')
+    with pytest.warns(UserWarning) as caught:
+        it = dirfill.nnue_batches([str(pgn), str(pgn)], 10, "HalfKAv2_hm")
+        assert list(it) == []
+    assert len(caught) == 1
+    assert "twic.pgn" in str(caught[0].message)
+    assert "no [%eval] or engine comment in 2 games" in str(caught[0].message)
+    assert it.stats["pgn_no_eval"] == 8
+

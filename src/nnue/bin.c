@@ -95,7 +95,8 @@ df_nnue_next df__bin_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *
 {
     df__nnue_input *in = &r->in;
     const size_t got = df__nnue_peek(in, RECORD);
-    if (!got) return DF_NNUE_END;
+    /* A record cut by a read error is no fault of the file: read_any says the error. */
+    if (!got || (got < RECORD && in->failed)) return DF_NNUE_END;
     const unsigned long long index = r->records++, offset = in->offset;
     if (got < RECORD) {
         df__nnue_consume(in, got);

@@ -44,6 +44,10 @@ static df_nnue_next ran_out(df__binpack_state *bp, df_nnue_error *err, size_t wh
 {
     char what[96];
     item_what(what, sizeof what, bp);
+    if (bp->len < bp->claimed && bp->short_reported) {
+        abandon(bp); /* cut by a read error, which read_any says */
+        return DF_NNUE_END;
+    }
     if (bp->len < bp->claimed) {
         bp->short_reported = true;
         df__nnue_fail(err, DF_NNUE_ERR_TRUNCATED, at(bp, where), bp->index,
@@ -113,7 +117,8 @@ static df_nnue_next next_chunk(df_nnue_reader *r, df_nnue_error *err)
     df__nnue_input *in = &r->in;
 next:;
     const size_t got = df__nnue_peek(in, DF__HEADER_BYTES);
-    if (!got) return DF_NNUE_END;
+    /* A header cut by a read error is no fault of the file: read_any says the error. */
+    if (!got || (got < DF__HEADER_BYTES && in->failed)) return DF_NNUE_END;
     const unsigned long long index = bp->index++, offset = in->offset;
     bp->at = in->offset;
     const unsigned char *h = in->buf + in->pos;
@@ -166,7 +171,9 @@ next:;
     bp->index = index;
     bp->pos = 0;
     bp->plies_left = 0;
-    bp->short_reported = false;
+    /* A chunk cut short by a failed read is no fault of the file: its chains are read as far
+     * as they go, and the read error (read_any's) is all that is said. */
+    bp->short_reported = bp->len < bp->claimed && in->failed;
     bp->active = true;
     return DF_NNUE_ENTRY;
 }

@@ -252,9 +252,10 @@ df_nnue_next df__pgn_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *
             df_pgn_feed(s->reader, (const char *)in->buf + in->pos, avail, &v);
             df__nnue_consume(in, avail);
         } else {
-            /* The end of the input, or a read error (read_any says it after the last item):
-             * the game in progress ends, cut short if it was. */
-            df_pgn_finish(s->reader, &v);
+            /* The end of the input: the game in progress ends, cut short if it was. After a
+             * read error (read_any says it) the game it cut is no fault of the file, and is
+             * not given. */
+            if (!in->failed) df_pgn_finish(s->reader, &v);
             s->finished = true;
         }
     }

@@ -24,7 +24,8 @@ static long next_line(df_nnue_reader *r, uint64_t *start)
     for (;;) {
         const size_t got = df__nnue_peek(in, 1);
         if (!got) {
-            if (!any) return -1;
+            /* A line cut by a read error is no line of the file: read_any says the error. */
+            if (!any || in->failed) return -1;
             break;
         }
         any = true;
@@ -84,7 +85,7 @@ df_nnue_next df__plain_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error
         const long n = next_line(r, &start);
         const uint64_t line = r->records;
         if (n == -1) {
-            if (!seen || r->plain_skip) return DF_NNUE_END;
+            if (!seen || r->plain_skip || r->in.failed) return DF_NNUE_END;
             df__nnue_fail(err, DF_NNUE_ERR_TRUNCATED, first_offset, first_line,
                           "line %llu at byte %llu: the input ends inside the record begun here "
                           "(no line e)",
