@@ -653,6 +653,83 @@ static void test_evals_and_clocks(void **state)
     assert_int_equal(DF_PGN_EVAL_NONE, l.plies[5].eval_kind);
 }
 
+/* A match referee's evaluation at a comment's start (cutechess-cli, fastchess), from the
+ * mover's view, as White's view after the move; mates counted in plies from before the move
+ * (+M(2N - 1) the mover mates in N, -M(2N) it is mated in N) as mates in moves after it. After
+ * White's move and after Black's, read whole and a byte at a time; every other text is no
+ * evaluation, and a [%eval] of the same comment wins. */
+static void test_referee_evaluations(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *comment;
+        df_pgn_eval_kind kind;
+        double pawns; /* the mover's view */
+        int mate;     /* moves, + when the mover mates */
+    } cases[] = {
+        {"+0.71/23 6.157s", DF_PGN_EVAL_PAWNS, 0.71, 0},
+        {"-0.33/5 0.001s", DF_PGN_EVAL_PAWNS, -0.33, 0},
+        {"0.00/0 0s, Draw by 3-fold repetition", DF_PGN_EVAL_PAWNS, 0, 0},
+        {"+15.31/8 0.027s", DF_PGN_EVAL_PAWNS, 15.31, 0},
+        {"+0.34 0.1s", DF_PGN_EVAL_PAWNS, 0.34, 0},                  /* cutechess, depth 0 */
+        {"-1.20/12 1.2s, n=1234 sd=20", DF_PGN_EVAL_PAWNS, -1.2, 0}, /* fastchess's extras */
+        {"+M1/4 0s, White mates", DF_PGN_EVAL_MATE, 0, 0},           /* the move mates */
+        {"+M7/10 0.005s", DF_PGN_EVAL_MATE, 0, 3},  /* mate in 4: 3 after the move */
+        {"-M8/18 0.015s", DF_PGN_EVAL_MATE, 0, -4}, /* mated in 4 */
+        {"-M2/30 0.5s", DF_PGN_EVAL_MATE, 0, -1},
+        /* a [%eval] (White's view) of the same comment wins: -0.20 for White moving */
+        {"+0.71/23 6.157s, [%eval -0.20]", DF_PGN_EVAL_PAWNS, -0.2, 0},
+        {"+0.71/23 6.157s, [%eval 0.20]", DF_PGN_EVAL_PAWNS, -0.2, 0}, /* and for Black */
+        {"book", DF_PGN_EVAL_NONE, 0, 0},
+        {"/0 0.669s", DF_PGN_EVAL_NONE, 0, 0},
+        {"/15 0.67s", DF_PGN_EVAL_NONE, 0, 0},
+        {"1.2s", DF_PGN_EVAL_NONE, 0, 0},
+        {"+0.7x/23", DF_PGN_EVAL_NONE, 0, 0},
+        {"M/5", DF_PGN_EVAL_NONE, 0, 0},
+        {"+M/5 1s", DF_PGN_EVAL_NONE, 0, 0},
+        {"-M0/5 1s", DF_PGN_EVAL_NONE, 0, 0},
+        {"0.5", DF_PGN_EVAL_NONE, 0, 0},
+        {"12/3 1s", DF_PGN_EVAL_NONE, 0, 0},
+        {"+0.71/23 6.157s junk", DF_PGN_EVAL_NONE, 0, 0},
+        {"+0.71/ 1s", DF_PGN_EVAL_NONE, 0, 0},
+        {" +0.71/23 6.157s", DF_PGN_EVAL_NONE, 0, 0},
+        {"3.5 pawns up, White is winning", DF_PGN_EVAL_NONE, 0, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+        for (int black = 0; black < 2; black++)
+            for (size_t piece = 0; piece < 2; piece++) {
+                if (strstr(cases[c].comment, "[%eval") &&
+                    (black != (strstr(cases[c].comment, "[%eval 0.20]") != NULL)))
+                    continue; /* each [%eval] case is for one mover */
+                char pgn[160];
+                const int n =
+                    snprintf(pgn, sizeof pgn, "1. e4 %s%s%s e5 %s%s%s *\n", black ? "" : "{",
+                             black ? "" : cases[c].comment, black ? "" : "}", black ? "{" : "",
+                             black ? cases[c].comment : "", black ? "}" : "");
+                ply_list l = {0};
+                const df_pgn_visitor v = {NULL, keep_ply, NULL, &l};
+                df_pgn_reader *r = df_pgn_reader_new();
+                /* The [%eval] case: the command is read from the comment state too. */
+                for (int at = 0; at < n; at += piece ? 1 : n)
+                    assert_int_equal(DF_OK, df_pgn_feed(r, pgn + at, piece ? 1 : (size_t)n, &v));
+                assert_int_equal(DF_OK, df_pgn_finish(r, &v));
+                df_pgn_reader_free(r);
+                assert_int_equal(2, l.n);
+                const df_pgn_ply *p = &l.plies[black];
+                const df_pgn_ply *other = &l.plies[!black];
+                const int white_view = black ? -1 : 1;
+                bool ok = p->eval_kind == cases[c].kind && other->eval_kind == DF_PGN_EVAL_NONE;
+                if (ok && p->eval_kind == DF_PGN_EVAL_PAWNS)
+                    ok = p->pawns == white_view * cases[c].pawns;
+                if (ok && p->eval_kind == DF_PGN_EVAL_MATE)
+                    ok = p->mate == white_view * cases[c].mate;
+                if (!ok)
+                    fail_msg("{%s} after %s's move, %s: kind %d, pawns %g, mate %d",
+                             cases[c].comment, black ? "Black" : "White",
+                             piece ? "a byte at a time" : "whole", p->eval_kind, p->pawns, p->mate);
+            }
+}
+
 /* A command whose name and value a newline, a CRLF or a tab part (a comment wrapped at 80
  * columns puts the line break anywhere), read whole and a byte at a time: the same values as
  * with a space. */
@@ -755,7 +832,10 @@ static void test_comments_at_the_block_edge(void **state)
                                          "[%eval 0.25                                          ]",
                                          "[%eval\n0.5]",
                                          "text\nmore [%eval 0.30]",
-                                         "[%eval 0.40] ] [%clk 0:00:09]"};
+                                         "[%eval 0.40] ] [%clk 0:00:09]",
+                                         "+0.71/23 6.157s",
+                                         "-M4/30 0.5s, Black mates [%clk 0:00:09]",
+                                         "0.00/0 0s, Draw by 3-fold repetition and more text"};
     char pgn[512];
     for (size_t b = 0; b < sizeof bodies / sizeof bodies[0]; b++)
         for (int pad = 0; pad < 72; pad++)
@@ -859,6 +939,7 @@ int main(void)
         cmocka_unit_test(test_rules_and_errors),
         cmocka_unit_test(test_evals_and_clocks),
         cmocka_unit_test(test_commands_over_lines),
+        cmocka_unit_test(test_referee_evaluations),
         cmocka_unit_test(test_lichess_values_exact),
         cmocka_unit_test(test_comments_at_the_block_edge),
         cmocka_unit_test(test_skip_and_stop),

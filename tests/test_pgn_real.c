@@ -372,6 +372,132 @@ static void check_everywhere(const char *name, const char *pgn, const char *want
     cmd_text_free(&text);
 }
 
+/* ---- match referees' files ---- */
+
+typedef struct {
+    df_pgn_ply plies[400];
+    df_color mover[400];
+    int n;
+} referee_plies;
+
+static void keep_referee_ply(void *ctx, const df_pgn_game *g, const df_pgn_ply *p)
+{
+    (void)g;
+    referee_plies *l = ctx;
+    assert_true(l->n < 400);
+    l->mover[l->n] = df_board_stm(p->before);
+    l->plies[l->n++] = *p;
+}
+
+/* The first comment after each main-line move of a referee's PGN (no variations there),
+ * found by hand: its text into texts[k] ("" for none), k counting plies over the file. */
+static int referee_comments(const char *text, char texts[][64], int max)
+{
+    int n = 0;
+    bool in_tags = false;
+    for (const char *p = text; *p;) {
+        if (*p == '[' && (p == text || p[-1] == '\n')) in_tags = true;
+        if (in_tags) {
+            p = strchr(p, '\n');
+            if (!p) break;
+            in_tags = p[1] == '[';
+            p++;
+            continue;
+        }
+        if (*p == '{') {
+            const char *close = strchr(p, '}');
+            assert_non_null(close);
+            if (n && !texts[n - 1][0])
+                snprintf(texts[n - 1], 64, "%.*s", (int)(close - p - 1 < 63 ? close - p - 1 : 63),
+                         p + 1);
+            p = close + 1;
+            continue;
+        }
+        if (*p == ' ' || *p == '\n') {
+            p++;
+            continue;
+        }
+        const char *q = p;
+        while (*q && *q != ' ' && *q != '\n' && *q != '{') q++;
+        const bool number = (unsigned)(*p - '0') < 10 && q[-1] == '.';
+        const bool result = !strncmp(p, "1-0", 3) || !strncmp(p, "0-1", 3) ||
+                            !strncmp(p, "1/2-1/2", 7) || *p == '*';
+        if (!number && !result) {
+            assert_true(n < max);
+            texts[n++][0] = 0;
+        }
+        p = q;
+    }
+    return n;
+}
+
+/* Files cutechess-cli and fastchess wrote of this project's engine's games (tests/data): every
+ * move's evaluation is its comment's score read by sscanf here, White's view after the move,
+ * mates in moves after it; a move whose comment has none ({book}, {/0 0.669s}, {1.2s}, none)
+ * has none. Whole and a byte at a time. */
+static void test_referee_files(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"referee-fastchess.pgn", "referee-cutechess.pgn"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", DFT_DATA_DIR, files[f]);
+        size_t len;
+        char *text = dft_read_file(path, &len);
+        static char texts[400][64];
+        const int n = referee_comments(text, texts, 400);
+        for (size_t piece = 0; piece < 2; piece++) {
+            static referee_plies l;
+            l.n = 0;
+            const df_pgn_visitor v = {NULL, keep_referee_ply, NULL, &l};
+            df_pgn_reader *r = df_pgn_reader_new();
+            for (size_t at = 0; at < len; at += piece ? 1 : len)
+                assert_int_equal(DF_OK, df_pgn_feed(r, text + at, piece ? 1 : len, &v));
+            assert_int_equal(DF_OK, df_pgn_finish(r, &v));
+            df_pgn_reader_free(r);
+            assert_int_equal(n, l.n);
+            int scored = 0, mates = 0;
+            for (int k = 0; k < n; k++) {
+                const df_pgn_ply *p = &l.plies[k];
+                const int sign = l.mover[k] == DF_WHITE ? 1 : -1;
+                char sign_c;
+                unsigned plies, depth;
+                double pawns, seconds;
+                char tail[64] = "";
+                df_pgn_eval_kind kind = DF_PGN_EVAL_NONE;
+                double want_pawns = 0;
+                int want_mate = 0;
+                if (sscanf(texts[k], "%cM%u/%u %lfs%63[^\n]", &sign_c, &plies, &depth, &seconds,
+                           tail) >= 4 &&
+                    (sign_c == '+' || sign_c == '-') && (!tail[0] || tail[0] == ',')) {
+                    kind = DF_PGN_EVAL_MATE;
+                    const int mover_mates = sign_c == '+' ? 1 : -1;
+                    want_mate = sign * mover_mates * (int)(plies / 2);
+                    mates++;
+                } else if (texts[k][0] != '/' &&
+                           (sscanf(texts[k], "%lf/%u %lfs%63[^\n]", &pawns, &depth, &seconds,
+                                   tail) >= 3 ||
+                            (tail[0] = 0,
+                             sscanf(texts[k], "%lf %lfs%63[^\n]", &pawns, &seconds, tail) >= 2)) &&
+                           strchr(texts[k], '.') && (!tail[0] || tail[0] == ',')) {
+                    kind = DF_PGN_EVAL_PAWNS;
+                    want_pawns = sign * pawns;
+                    scored++;
+                }
+                bool ok = p->eval_kind == kind;
+                if (ok && kind == DF_PGN_EVAL_PAWNS) ok = p->pawns == want_pawns;
+                if (ok && kind == DF_PGN_EVAL_MATE) ok = p->mate == want_mate;
+                if (!ok)
+                    fail_msg("%s ply %d {%s}: kind %d pawns %g mate %d, wanted %d %g %d", files[f],
+                             k, texts[k], p->eval_kind, p->pawns, p->mate, kind, want_pawns,
+                             want_mate);
+            }
+            assert_true(scored > n / 2 && mates > 0);
+        }
+        free(text);
+    }
+}
+
 static void test_real_files(void **state)
 {
     (void)state;
@@ -803,6 +929,7 @@ int main(void)
     dft_setup_backend();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_files),
+        cmocka_unit_test(test_referee_files),
         cmocka_unit_test(test_copies_renumbered),
         cmocka_unit_test(test_filter_operators),
         cmocka_unit_test(test_filter_errors),

@@ -26,7 +26,9 @@
  * Round White Black Result) or a tag of that name: a game with tags and no movetext is a game of
  * no moves. In a comment, [%eval 0.31] or [%eval #-3] and [%clk 0:03:00] give the evaluation
  * and clock of the move the comment follows (the white space in them may be a newline or a
- * tab). The start position is the standard one or the [FEN] tag (with or without [SetUp "1"]);
+ * tab), and so does a match referee's evaluation at a comment's start (cutechess-cli and
+ * fastchess: {+0.71/23 6.157s}, {-M4/30 0.5s}: the mover's view and mates in plies, turned
+ * into White's view and mates in moves after the move; a [%eval] of the same comment wins). The start position is the standard one or the [FEN] tag (with or without [SetUp "1"]);
  * [Variant] Chess960 (also "Fischerandom", "fischerrandom", "chess 960", "Fischer Random", any
  * case) or DF_PGN_CHESS960 select Chess960; "Standard", "Normal", "Chess", "From Position" or an
  * empty value are standard chess; another variant is skipped and said so.
@@ -99,7 +101,7 @@ typedef struct df_pgn_tag {
 
 /** What a comment says the position after a move is worth. */
 typedef enum df_pgn_eval_kind {
-    DF_PGN_EVAL_NONE = 0,  /**< no [%eval] */
+    DF_PGN_EVAL_NONE = 0,  /**< no [%eval] nor a referee's evaluation */
     DF_PGN_EVAL_PAWNS = 1, /**< pawns, from White's view */
     DF_PGN_EVAL_MATE = 2   /**< mate in `mate` moves (negative: Black mates) */
 } df_pgn_eval_kind;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The commands of a PGN comment that the reader keeps: [%eval ...] (pawns, or #N for a mate)
- * and [%clk H:MM:SS], written by lichess, chess.com and most engines' match tools. */
+/* What a PGN comment says of the move before it that the reader keeps: the commands [%eval ...]
+ * (pawns, or #N for a mate) and [%clk H:MM:SS], written by lichess and chess.com, and the
+ * engine's evaluation that match referees (cutechess-cli, fastchess) write at a comment's start,
+ * {+0.71/23 6.157s}. */
 #include <stdint.h>
 #include <string.h>
 
@@ -105,4 +107,67 @@ void df__pgn_command(const char *cmd, size_t len, df_pgn_ply *p)
             p->clock = seconds;
         }
     }
+}
+
+/* Digits at *p (advanced), at least one and at most 9: *out their value; false when none. */
+static bool df__count(const char **p, const char *end, uint32_t *out)
+{
+    uint64_t v = 0;
+    if (!df__digits(p, end, &v, 9)) return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+bool df__pgn_engine_comment(const char *t, size_t len, bool whole, df_pgn_ply *p)
+{
+    const char *c = t, *end = t + len;
+    /* The score: [+-]P.PP pawns, or +M / -M and plies to mate, from the mover's view. */
+    const bool minus = c < end && *c == '-';
+    const bool signed_ = minus || (c < end && *c == '+');
+    c += signed_;
+    bool mate = false;
+    uint32_t plies = 0;
+    double pawns = 0;
+    if (signed_ && c < end && *c == 'M') {
+        c++;
+        if (!df__count(&c, end, &plies)) return false;
+        mate = true;
+    } else {
+        const char *number = c;
+        if (!df__decimal(&c, end, &pawns) || !memchr(number, '.', (size_t)(c - number)) ||
+            (c < end && (unsigned)(*c - '0') < 10))
+            return false;
+        if (minus) pawns = -pawns;
+    }
+    /* Then /depth, or (cutechess, depth 0) the time; a score alone could be anyone's words. */
+    uint32_t depth;
+    const bool has_depth = c < end && *c == '/';
+    if (has_depth && (c++, !df__count(&c, end, &depth))) return false;
+    bool has_time = false;
+    if (c < end && *c == ' ') {
+        const char *s = c + 1;
+        double seconds;
+        if (df__decimal(&s, end, &seconds) && s < end && *s == 's') {
+            has_time = true;
+            c = s + 1;
+        }
+    }
+    if (!has_depth && !has_time) return false;
+    /* The end of the comment, or of the evaluation (", White mates", fastchess's ", n=..."). */
+    if (!(c == end ? whole : *c == ',')) return false;
+    /* A move's own score, the position after it: White's view, a mate in moves of the side
+     * that mates. The mover M mates in plies / 2 moves after its move; M mated, the other side
+     * mates in plies / 2 (their counts of plies from before the move: 2N - 1 and 2N). */
+    const bool white_moved = df_board_stm(p->before) == DF_WHITE;
+    if (!mate) {
+        p->eval_kind = DF_PGN_EVAL_PAWNS;
+        p->pawns = white_moved ? pawns : -pawns;
+        return true;
+    }
+    if (plies == 0) return false; /* not a mate a move can be scored with */
+    const bool white_mates = white_moved != minus;
+    const int32_t moves = (int32_t)(plies / 2);
+    p->eval_kind = DF_PGN_EVAL_MATE;
+    p->mate = white_mates ? moves : -moves;
+    return true;
 }

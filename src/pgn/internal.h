@@ -34,5 +34,15 @@ bool df__pgn_cut_ok(const df_pgn_reader *r);
 /* The text of a comment's [%...] command, without "[%" and "]" ("eval 0.31", "clk 0:03:00"):
  * its evaluation or clock into p (left as it is when the command is neither or malformed). */
 void df__pgn_command(const char *cmd, size_t len, df_pgn_ply *p);
+/* How many bytes of a comment's start df__pgn_engine_comment needs at most: a score, a depth, a
+ * time and what follows them, with room. */
+enum { DF__ENGINE_COMMENT_MAX = 48 };
+/* A comment's text t[0, len) that starts with a match referee's evaluation of the move before it
+ * (cutechess-cli and fastchess: {+0.71/23 6.157s}, {-M4/30 0.5s}, {0.00/0 0s, Draw by 3-fold
+ * repetition}, cutechess's {+0.34 0.1s} at depth 0): p's evaluation set from it (p->before the
+ * mover's position), true. whole: t is the whole comment (else its first bytes, and the
+ * evaluation must end with a ','). False, p untouched, for any other text ({book}, {/0 0.5s}, a
+ * person's words). */
+bool df__pgn_engine_comment(const char *t, size_t len, bool whole, df_pgn_ply *p);
 
 #endif

@@ -80,8 +80,14 @@ struct df_pgn_reader {
     enum df__command_state cmd_state; /* a [%...] command in a comment */
     char cmd[48];
     uint32_t cmd_len;
-    uint32_t depth;     /* variation depth */
-    uint64_t open_line; /* line of the '(' or '{' the scanner is inside of */
+    /* A comment read in the comment state: its first bytes, for a referee's evaluation at its
+     * start (df__pgn_engine_comment), until lead_done. */
+    char lead[DF__ENGINE_COMMENT_MAX];
+    uint32_t lead_len;
+    bool lead_done;
+    uint64_t comment_start; /* the offset of its first byte */
+    uint32_t depth;         /* variation depth */
+    uint64_t open_line;     /* line of the '(' or '{' the scanner is inside of */
 
     /* The game. */
     bool open, in_movetext, replay, skipping, filtered;
@@ -796,6 +802,21 @@ static const char *skim_comment(df_pgn_reader *r, const char *p, const char *end
     return p;
 }
 
+/* Whether a comment's first byte may start a referee's evaluation: a sign or a digit. Most
+ * comments (lichess's "{ [%eval") are passed over on it. */
+static inline bool may_be_engine(const df_pgn_reader *r, char c)
+{
+    return r->pending && r->ply.eval_kind == DF_PGN_EVAL_NONE &&
+           (c == '+' || c == '-' || (unsigned)(c - '0') < 10);
+}
+
+/* The whole comment t[0, len), read at once: a referee's evaluation at its start for the
+ * pending ply, when it has none yet (a [%eval] command of the same comment, read after, wins). */
+static inline void engine_comment(df_pgn_reader *r, const char *t, size_t len)
+{
+    if (len && may_be_engine(r, *t)) df__pgn_engine_comment(t, len, true, &r->ply);
+}
+
 /* comment_on_line for a comment that closes within the 64 bytes from its '{' at p (end - p >=
  * 64): from the block's bits, with no loop over its bytes and a branch per command rather than
  * a search for each bracket. Returns the byte after its '}', NULL as comment_on_line does, or
@@ -808,6 +829,7 @@ static const char *comment_in_block(df_pgn_reader *r, const char *p)
     const unsigned close = (unsigned)__builtin_ctzll(ends);
     if (p[close] != '}') return NULL;
     if (!r->pending) return p + close + 1;
+    engine_comment(r, p + 1, close - 1);
     const uint64_t inside = ((UINT64_C(1) << close) - 1) & ~UINT64_C(1);
     for (uint64_t opens = b.lbracket & inside; opens;) {
         const unsigned q = (unsigned)__builtin_ctzll(opens); /* q + 1 <= close <= 63 */
@@ -839,6 +861,7 @@ static const char *comment_on_line(df_pgn_reader *r, const char *p, const char *
     const char *close = df__find3(p + 1, end, '}', '\n', '\n');
     if (close == end || *close != '}') return NULL;
     if (!r->pending) return close + 1;
+    engine_comment(r, p + 1, (size_t)(close - (p + 1)));
     /* Inline, not memchr: a comment is a few dozen bytes, shorter than a call; the vectors
      * may read on to the end of the piece. */
     for (const char *q = p + 1; (q = df__find3_in(q, close, end, '[', '[', '[')) != close;) {
@@ -974,6 +997,9 @@ static const char *scan_between_tokens(df_pgn_reader *r, const char *p, const ch
         r->state = ST_COMMENT;
         r->cmd_state = CMD_NONE;
         r->open_line = r->line;
+        r->lead_len = 0;
+        r->lead_done = !(end - p > 1 ? may_be_engine(r, p[1]) : r->pending);
+        r->comment_start = offset_of(r, p) + 1;
     } else if (cls == C_LPAREN) {
         r->state = ST_VARIATION;
         r->depth = 1;
@@ -1121,11 +1147,35 @@ static bool bracket_starts_a_game(df_pgn_reader *r, const df_pgn_visitor *v, con
 /* A comment of the main line, {...}: its text in a loop of its own, its [%...] commands
  * captured for the ply before it. A newline, the closing '}' and a '[' at the start of a line
  * are left to the end of the loop (line counts, recovery). */
+/* The comment state's first bytes of a comment, from p (the next one to read) on in this
+ * piece: kept until the comment closes, a newline (no referee writes one), or enough of them
+ * for a referee's evaluation, which is then read from them. Their end may lie ahead of p: the
+ * state machine goes back over bytes copied already. */
+static void collect_lead(df_pgn_reader *r, const char *p, const char *end)
+{
+    const uint64_t ahead = r->comment_start + r->lead_len - offset_of(r, p);
+    const char *q = p + ahead;
+    while (q < end && r->lead_len < sizeof r->lead && *q != '}' && *q != '\n')
+        r->lead[r->lead_len++] = *q++;
+    if (q < end && *q == '\n') {
+        r->lead_done = true;
+    } else if (q < end && *q == '}') {
+        r->lead_done = true;
+        if (r->lead_len && may_be_engine(r, r->lead[0]))
+            df__pgn_engine_comment(r->lead, r->lead_len, true, &r->ply);
+    } else if (r->lead_len == sizeof r->lead) {
+        r->lead_done = true;
+        if (may_be_engine(r, r->lead[0]))
+            df__pgn_engine_comment(r->lead, r->lead_len, false, &r->ply);
+    }
+}
+
 static const char *scan_comment(df_pgn_reader *r, const char *p, const char *end,
                                 const df_pgn_visitor *v)
 {
     bool line_start = r->line_start;
     char c = *p;
+    if (!r->lead_done) collect_lead(r, p, end);
     if (r->bracket_at_line_start && bracket_starts_a_game(r, v, p, "comment"))
         return consumed(r, p, c);
     for (;;) {

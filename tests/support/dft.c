@@ -347,3 +347,24 @@ void dft_assert_folder(const char *folder, const char *want)
     dft_folder_names(folder, names, sizeof names);
     if (strcmp(names, want)) fail_msg("%s holds '%s', not '%s'", folder, names, want);
 }
+
+char *dft_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    char *text = NULL;
+    size_t n = 0, cap = 0, got;
+    do {
+        if (n + 4096 + 1 > cap) {
+            cap = 2 * (n + 4096 + 1);
+            text = realloc(text, cap);
+            assert_non_null(text);
+        }
+        got = fread(text + n, 1, cap - n - 1, f);
+        n += got;
+    } while (got);
+    fclose(f);
+    text[n] = 0;
+    *len = n;
+    return text;
+}

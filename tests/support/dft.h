@@ -111,6 +111,10 @@ typedef struct {
 } dft_memory;
 long dft_memory_read(void *ctx, char *buf, size_t size);
 
+/* The whole file at path, NUL-terminated (its bytes in *len), in new memory (a cmocka failure
+ * when it cannot be read). */
+char *dft_read_file(const char *path, size_t *len);
+
 /* The names in folder, sorted, joined by spaces ("" when empty), into out. */
 void dft_folder_names(const char *folder, char *out, size_t size);
 /* Fails the test unless folder holds exactly the names want lists (dft_folder_names' form). */
