@@ -272,8 +272,8 @@ int cmd_nnue(int argc, char **argv, const char *backend)
                 continue;
             }
             if (df_nnue_set_parse(&run.set, value, strlen(value)) != DF_OK)
-                USAGE("--features: '%s' is not HalfKAv2_hm, Full_Threats, PP_3Wide or a "
-                      "'+'-joined list of them, each once",
+                USAGE("--features: '%s' is not HalfKAv2_hm (or nnue-pytorch's HalfKAv2_hm^), "
+                      "Full_Threats, PP_3Wide or a '+'-joined list of them, each once",
                       value);
             continue;
         }

@@ -574,7 +574,9 @@ static void test_names(void **state)
                                       "+",
                                       "HalfKA",
                                       "halfkav2_hm",
-                                      "HalfKAv2_hm^",
+                                      "HalfKAv2_hm^^",
+                                      "Full_Threats^",
+                                      "HalfKAv2_hm+HalfKAv2_hm^",
                                       "HalfKAv2_hm ",
                                       "+HalfKAv2_hm",
                                       "HalfKAv2_hm+",
@@ -589,6 +591,10 @@ static void test_names(void **state)
     }
     assert_int_equal(DF_ERR_ARGUMENT, df_nnue_set_parse(NULL, "PP_3Wide", 8));
     assert_int_equal(DF_ERR_ARGUMENT, df_nnue_set_parse(&out, NULL, 8));
+    /* nnue-pytorch's trainer's name of the factorised set: its loader's inputs. */
+    const df_nnue_set composed = set_of("Full_Threats+PP_3Wide+HalfKAv2_hm");
+    assert_int_equal(DF_OK, df_nnue_set_parse(&out, "Full_Threats+PP_3Wide+HalfKAv2_hm^", 34));
+    assert_memory_equal(&composed, &out, sizeof out);
     /* len, not the NUL, ends the name. */
     assert_int_equal(DF_OK, df_nnue_set_parse(&out, "PP_3Wide+HalfKAv2_hm", 8));
     assert_int_equal(1, out.count);

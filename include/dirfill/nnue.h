@@ -92,7 +92,9 @@ typedef struct df_nnue_set {
 
 /** Parses a set's name: "HalfKAv2_hm", "Full_Threats", "PP_3Wide", or several of them joined
  *  by '+' ("Full_Threats+PP_3Wide+HalfKAv2_hm"), each at most once, spelt exactly as
- *  nnue-pytorch spells them. name need not be NUL-terminated (len bytes). Returns DF_OK, or
+ *  nnue-pytorch spells them; "HalfKAv2_hm^", its trainer's name of the factorised set, is
+ *  HalfKAv2_hm, the inputs its Python hands its loader (nnue-pytorch's default
+ *  "Full_Threats+PP_3Wide+HalfKAv2_hm^" parses). name need not be NUL-terminated (len bytes). Returns DF_OK, or
  *  DF_ERR_ARGUMENT for an unknown or repeated name, an empty part (a leading, trailing or
  *  doubled '+', an empty name) or a NULL pointer; *out is unchanged on an error. */
 DF_API df_status df_nnue_set_parse(df_nnue_set *out, const char *name, size_t len);

@@ -573,8 +573,8 @@ static int set_arg(df_nnue_set *set, PyObject *features)
     if (!name) return -1;
     if (df_nnue_set_parse(set, name, (size_t)len) == DF_OK) return 0;
     PyErr_Format(PyExc_ValueError,
-                 "features: '%s' is not HalfKAv2_hm, Full_Threats, PP_3Wide or a '+'-joined "
-                 "list of them, each once",
+                 "features: '%s' is not HalfKAv2_hm (or nnue-pytorch's HalfKAv2_hm^), "
+                 "Full_Threats, PP_3Wide or a '+'-joined list of them, each once",
                  name);
     return -1;
 }

@@ -559,3 +559,13 @@ def test_pgn_without_entries_warns(tmp_path):
     assert "no [%eval] or engine comment in 2 games" in str(caught[0].message)
     assert it.stats["pgn_no_eval"] == 8
 
+
+
+def test_nnue_pytorch_factorised_name(data):
+    """nnue-pytorch's trainer names its default set Full_Threats+PP_3Wide+HalfKAv2_hm^ (the
+    factorised HalfKAv2_hm): the same rows as the loader's name."""
+    a = next(dirfill.nnue_batches(data.parts[0], 50, "Full_Threats+PP_3Wide+HalfKAv2_hm^"))
+    b = next(dirfill.nnue_batches(data.parts[0], 50, "Full_Threats+PP_3Wide+HalfKAv2_hm"))
+    assert np.array_equal(a["white"], b["white"]) and np.array_equal(a["black"], b["black"])
+    with pytest.raises(ValueError, match="HalfKAv2_hm\\^"):
+        dirfill.nnue_batches(data.parts[0], 50, "Full_Threats^")

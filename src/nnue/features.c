@@ -37,10 +37,16 @@ df_status df_nnue_set_parse(df_nnue_set *out, const char *name, size_t len)
     for (;;) {
         const char *plus = memchr(name + start, '+', len - start);
         const size_t end = plus ? (size_t)(plus - name) : len;
+        /* nnue-pytorch's trainer names the factorised HalfKAv2_hm "HalfKAv2_hm^"; its loader
+         * reads the plain set's inputs, as the trainer's Python hands it. */
+        size_t part_end = end;
+        if (part_end - start == sizeof "HalfKAv2_hm^" - 1 &&
+            !memcmp(name + start, "HalfKAv2_hm^", part_end - start))
+            part_end--;
         int found = -1;
         for (int p = 0; p < DF_NNUE_PARTS; p++)
-            if (strlen(df__parts[p].name) == end - start &&
-                memcmp(df__parts[p].name, name + start, end - start) == 0)
+            if (strlen(df__parts[p].name) == part_end - start &&
+                memcmp(df__parts[p].name, name + start, part_end - start) == 0)
                 found = p;
         if (found < 0 || set.count == DF_NNUE_PARTS) return DF_ERR_ARGUMENT;
         set.parts[set.count++] = (uint8_t)found;
