@@ -820,29 +820,6 @@ static void test_output_error(void **state)
 
 /* ---- outputs that are inputs, files renamed into place ---- */
 
-/* The names in folder, sorted, joined by spaces. */
-static void folder_names(const char *folder, char *out, size_t size)
-{
-    struct dirent **list;
-    const int n = scandir(folder, &list, NULL, alphasort);
-    assert_true(n >= 0);
-    out[0] = 0;
-    for (int i = 0; i < n; i++) {
-        if (strcmp(list[i]->d_name, ".") && strcmp(list[i]->d_name, ".."))
-            snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? " " : "",
-                     list[i]->d_name);
-        free(list[i]);
-    }
-    free(list);
-}
-
-static void assert_folder(const char *folder, const char *want)
-{
-    char names[1024];
-    folder_names(folder, names, sizeof names);
-    if (strcmp(names, want)) fail_msg("%s holds '%s', not '%s'", folder, names, want);
-}
-
 /* The bytes of a file. */
 static cmd_text file_text(const char *path)
 {
@@ -913,7 +890,7 @@ static void test_write_not_over_input(void **state)
                          r.err);
             dft_done(&r);
             assert_unchanged(in, &was);
-            assert_folder(folder, listing);
+            dft_assert_folder(folder, listing);
         }
         /* Standard output that is an input (the shell has emptied it; here it is opened
          * without truncation, so that a write would show). */
@@ -927,7 +904,7 @@ static void test_write_not_over_input(void **state)
                 fail_msg("stdout case %zu: status %d, stderr '%s'", c, r.status, r.err);
             dft_done(&r);
             assert_unchanged(in, &was);
-            assert_folder(folder, listing);
+            dft_assert_folder(folder, listing);
         }
         /* A good write: the file alone beside the inputs, no temporary file. */
         dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--write", out, in), "", 0, NULL);
@@ -935,7 +912,7 @@ static void test_write_not_over_input(void **state)
         dft_done(&r);
         snprintf(listing, sizeof listing, "hard%s in%s link%s out%s", ext[f], ext[f], ext[f],
                  ext[f]);
-        assert_folder(folder, listing);
+        dft_assert_folder(folder, listing);
         assert_unchanged(out, &was);
         /* A write that fails on the way (files end at 2 KB): the old file stays whole. */
         cmd_text old = file_text(out);
@@ -945,7 +922,7 @@ static void test_write_not_over_input(void **state)
         assert_non_null(strstr(r.err, "cannot write"));
         dft_done(&r);
         assert_unchanged(out, &old);
-        assert_folder(folder, listing);
+        dft_assert_folder(folder, listing);
         cmd_text_free(&old);
         cmd_text_free(&was);
         unlink(in);
@@ -1055,7 +1032,7 @@ static void test_write_interrupted(void **state)
         close(fd);
         if (!WIFSIGNALED(st) || WTERMSIG(st) != sigs[k])
             fail_msg("signal %d: the program ended with status 0x%x", sigs[k], st);
-        assert_folder(folder, "in.pgn");
+        dft_assert_folder(folder, "in.pgn");
     }
     signal(SIGPIPE, pipe_was);
     unlink(fifo);

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import dirfill
+from failing_file import FailingFile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROGRAM = os.path.join(ROOT, "build", "release", "dirfill")
@@ -282,27 +283,11 @@ def test_missing_source_is_a_source_error_after_the_others(data, tmp_path):
     assert isinstance(e.value, FileNotFoundError) and e.value.source == 0
 
 
-class Failing(io.RawIOBase):
-    """A binary file whose read() raises once n bytes have been read."""
-
-    def __init__(self, raw, n):
-        self.raw, self.at, self.n = raw, 0, n
-
-    def readable(self):
-        return True
-
-    def read(self, size=-1):
-        if self.at >= self.n:
-            raise ConnectionError("the network went away")
-        data = self.raw[self.at:min(self.at + size, self.n)]
-        self.at += len(data)
-        return data
-
-
 @pytest.mark.parametrize("kind", ["binpack", "bin"])
 def test_file_object_that_raises_midway(data, kind):
     raw = open(getattr(data, kind), "rb").read()
-    it = dirfill.nnue_batches(Failing(raw, len(raw) // 2), 500, format=kind, threads=2)
+    src = FailingFile(raw, len(raw) // 2, ConnectionError("the network went away"))
+    it = dirfill.nnue_batches(src, 500, format=kind, threads=2)
     got = []
     start = time.monotonic()
     with pytest.raises(ConnectionError, match="went away"):
@@ -313,23 +298,6 @@ def test_file_object_that_raises_midway(data, kind):
         assert sum(len(b["score"]) for b in got) == (len(raw) // 2) // 40
     with pytest.raises(StopIteration):
         next(it)
-
-
-class Cut(io.RawIOBase):
-    """A binary file whose read() gives its first n bytes and then raises OSError."""
-
-    def __init__(self, raw, n):
-        self.raw, self.at, self.n = raw, 0, n
-
-    def readable(self):
-        return True
-
-    def read(self, size=-1):
-        if self.at >= self.n:
-            raise OSError("the disk went away")
-        data = self.raw[self.at:min(self.at + size, self.n)]
-        self.at += len(data)
-        return data
 
 
 @pytest.mark.parametrize("kind", ["binpack", "plain", "bin"])
@@ -371,7 +339,8 @@ def test_a_raising_read_is_its_exception_not_an_error_of_the_data(data, kind):
     for n in places:
         want = errors if n >= seen else []
         for threads in (1, 2):
-            it = dirfill.nnue_batches(Cut(raw, n), 300, format=kind, threads=threads)
+            src = FailingFile(raw, n, OSError("the disk went away"))
+            it = dirfill.nnue_batches(src, 300, format=kind, threads=threads)
             got = []
             with pytest.raises(OSError, match="the disk went away"):
                 for b in it:

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import dirfill
+from failing_file import FailingFile
 from test_pgn import BAD, TEXT
 
 COLUMNS = dirfill.POSITION_COLUMNS + ("uci",)
@@ -272,26 +273,9 @@ def test_malformed_where(call):
         call([3])
 
 
-class Failing(io.RawIOBase):
-    """A file object whose read raises once `limit` bytes were read."""
-
-    def __init__(self, data, limit):
-        self.data, self.at, self.limit = data, 0, limit
-
-    def readable(self):
-        return True
-
-    def read(self, n=-1):
-        if self.at >= self.limit:
-            raise OSError("disk on fire")
-        out = self.data[self.at:self.at + min(n, 1 << 16)]
-        self.at += len(out)
-        return out
-
-
 @pytest.mark.parametrize("threads", [1, 2])
 def test_file_object_failing_midway(whole, threads):
-    src = Failing(BIG, len(BIG) // 2)
+    src = FailingFile(BIG, len(BIG) // 2)
     got = []
     start = time.monotonic()
     with pytest.raises(OSError, match="disk on fire"):
@@ -305,24 +289,7 @@ def test_file_object_failing_midway(whole, threads):
                  {k: v[:n] for k, v in whole.items() if k in dirfill.POSITION_COLUMNS},
                  dirfill.POSITION_COLUMNS)
     with pytest.raises(OSError, match="disk on fire"):
-        dirfill.pgn_positions(Failing(BIG, len(BIG) // 2), threads=threads)
-
-
-class Cut(io.RawIOBase):
-    """A file object that gives the first n bytes of data, then raises OSError."""
-
-    def __init__(self, data, n):
-        self.data, self.at, self.n = data, 0, n
-
-    def readable(self):
-        return True
-
-    def read(self, size=-1):
-        if self.at >= self.n:
-            raise OSError("disk on fire")
-        out = self.data[self.at:min(self.at + size, self.n)]
-        self.at += len(out)
-        return out
+        dirfill.pgn_positions(FailingFile(BIG, len(BIG) // 2), threads=threads)
 
 
 def cut_places(data):
@@ -343,7 +310,7 @@ def test_a_raising_read_is_its_exception_not_an_error_of_a_game(whole, threads):
     errors = set(whole["errors"])
     with_rows = set(whole["game"].tolist())
     for n in cut_places(BIG):
-        it = dirfill.pgn_batches(Cut(BIG, n), 1000, threads=threads)
+        it = dirfill.pgn_batches(FailingFile(BIG, n), 1000, threads=threads)
         got = []
         with pytest.raises(OSError, match="disk on fire"):
             for b in it:
@@ -364,7 +331,7 @@ def test_read_pgn_gives_no_game_a_raising_read_cut_short():
     for n in cut_places(BIG):
         got = []
         with pytest.raises(OSError, match="disk on fire"):
-            for g in dirfill.read_pgn(Cut(BIG, n)):
+            for g in dirfill.read_pgn(FailingFile(BIG, n)):
                 got.append(g)
         assert [g.index for g in got] == list(range(len(got))), n
         for g in got:  # each as the whole input gives it
