@@ -63,8 +63,9 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     them) in ``score_units``: ``'stockfish'`` (the default: the centipawns turned into
     Stockfish's internal units, the scale of .binpack data and of nnue-pytorch's loss) or
     ``'cp'``; positions whose move has none are dropped unless ``keep_no_eval`` (then unscored,
-    32002). A PGN source that gives no entry is warned of once (``UserWarning``, saying why). Each batch is a
-    dict of numpy arrays of ``batch_size`` rows (the last shorter), row i one entry:
+    32002). A PGN source that gives no entry is warned of once (``UserWarning``, saying why).
+    Each batch is a dict of numpy arrays of ``batch_size`` rows (the last shorter), row i one
+    entry:
 
     - ``is_white`` float32 (n,): 1.0 when White is to move, else 0.0 (their ``us``);
     - ``outcome`` float32 (n,): (result + 1) / 2 from the side to move's view: 0, 0.5, 1;

@@ -24,6 +24,7 @@ else:
     torch = pytest.importorskip("torch")
 
 import dirfill
+from inherited import HELD, close_inherited
 from dirfill.torch import PGNDataset, to_tensors
 from test_pgn import BAD, TEXT
 
@@ -84,18 +85,6 @@ def test_workers_read_every_position_once(files, workers):
     batches = list(DataLoader(ds, batch_size=None, num_workers=workers))
     assert all(len(b["ply"]) <= 1000 for b in batches)
     check_exactly_once(gather(batches), want)
-
-
-#: What the main process is reading while it forks a DataLoader's workers.
-HELD = []
-
-
-def close_inherited(worker_id):
-    """A worker that closes the reading it inherited (its generator, the reader with it)."""
-    for g in HELD:
-        g.close()
-    HELD.clear()
-    gc.collect()
 
 
 @pytest.mark.filterwarnings("ignore:This DataLoader will create")

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: MIT
 """dirfill.torch.NNUEDataset: nnue-pytorch's training tuple, every entry exactly once under a
 DataLoader with 0 to 4 workers and over ranks; and examples/nnue_train.py trains."""
-import gc
 import os
 import subprocess
 import sys
@@ -15,6 +14,7 @@ else:
     torch = pytest.importorskip("torch")
 
 import dirfill
+from inherited import HELD, close_inherited
 from dirfill.torch import NNUEDataset
 from test_nnue import PGN_MAKE, PROGRAM, Data, all_rows
 
@@ -67,18 +67,6 @@ def test_ranks_and_workers_together(data):
         ds = NNUEDataset(data.binpack, 200, rank=rank, world_size=2)
         got += [as_batch(t) for t in DataLoader(ds, batch_size=None, num_workers=2)]
     assert sorted(all_rows(got)) == every
-
-
-#: What the main process is reading while it forks a DataLoader's workers.
-HELD = []
-
-
-def close_inherited(worker_id):
-    """A worker that closes the reading it inherited (its generator, the reader with it)."""
-    for g in HELD:
-        g.close()
-    HELD.clear()
-    gc.collect()
 
 
 @pytest.mark.filterwarnings("ignore:This DataLoader will create")
