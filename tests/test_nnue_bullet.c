@@ -769,6 +769,26 @@ static void test_viri_hostile(void **state)
         dft_entries_free(&r.es);
         free(file.p);
     }
+    /* A game past move 65535, its ply past 16 bits: one game, as the moves count on (no entry
+     * after its start could start one), read back the same. */
+    dft_entries late = {0};
+    line_entries(&late, "4k3/8/8/8/8/8/4P3/4K3 b - - 0 65535", false, 0,
+                 (const char *const[]){"e8d7", "e2e4", "d7d6", "e1e2", "d6e6", NULL});
+    assert_int_equal(0, late.e[3].ply);
+    df_nnue_losses lost;
+    mem long_game = write_all(DF_NNUE_VIRIFORMAT, late.e, late.n, &lost);
+    assert_int_equal(32 + 4 * 5 + 4, long_game.len);
+    assert_int_equal(0, lost.entries);
+    readout r = read_all(DF_NNUE_VIRIFORMAT, long_game.p, long_game.len, 0);
+    assert_int_equal(0, r.nerrors);
+    assert_int_equal(late.n, r.es.n);
+    for (size_t i = 0; i < late.n; i++) {
+        assert_int_equal(late.e[i].ply, r.es.e[i].ply);
+        assert_int_equal(late.e[i].pos.fullmove, r.es.e[i].pos.fullmove);
+    }
+    dft_entries_free(&r.es);
+    dft_entries_free(&late);
+    free(long_game.p);
     /* An entry without a move: a game has none to store. */
     df_nnue_entry none = es.e[0];
     none.move = DF_MOVE_NONE;

@@ -132,12 +132,12 @@ df_nnue_next df__viri_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error 
 }
 
 /* Whether e continues the game the writer has open: the position after the previous entry's
- * move (pieces, side, castling, en passant by nnue-pytorch's rule), the ply one more, the same
- * game result. */
+ * move (pieces, side, castling, en passant by nnue-pytorch's rule), the ply one more (in the
+ * 16 bits an entry and a reader count it in: a game may outlast them), the same game result. */
 static bool continues(const df__viri_writer *v, const df_nnue_entry *e, const df_board *after)
 {
     const df_nnue_entry *l = &v->last;
-    return v->started && l->result == -e->result && l->ply + 1 == e->ply &&
+    return v->started && l->result == -e->result && (uint16_t)(l->ply + 1) == e->ply &&
            !memcmp(after->color, e->pos.color, sizeof after->color) &&
            !memcmp(after->piece, e->pos.piece, sizeof after->piece) && after->stm == e->pos.stm &&
            after->castling == e->pos.castling && df_nnue_ep_square(after) == df_nnue_entry_ep(e);
