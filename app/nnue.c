@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* dirfill nnue: NNUE training data (.binpack, .plain, .bin, PGN, FEN lines) read into entries
- * and their feature indices as JSON Lines, a summary line, or a .binpack/.plain/.bin file. */
+/* dirfill nnue: NNUE training data (.binpack, .plain, .bin, bullet's .bf, .marlin, .vf and .txt,
+ * PGN, FEN lines) read into entries and their feature indices as JSON Lines, a summary line, or
+ * a file of any format but PGN. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,11 @@ static const char help[] =
     "FILE...\n"
     "\n"
     "Reads NNUE training data: each FILE by its extension, .binpack (Stockfish's chunks of move\n"
-    "chains), .plain, .bin (40-byte records) or PGN (.pgn: every position before a move of a\n"
-    "game with a result, its score the move's [%eval] from the side to move's view in\n"
-    "Stockfish's internal units, a mate 32000 - plies), each also as .zst or .gz.\n"
+    "chains), .plain, .bin (40-byte records), bullet's .bf (ChessBoard), .marlin\n"
+    "(MarlinFormat), .vf (viriformat games), .txt (FEN | score | result lines) or PGN (.pgn:\n"
+    "every position before a move of a game with a result, its score the move's [%eval] from\n"
+    "the side to move's view in Stockfish's internal units, a mate 32000 - plies), each also as\n"
+    ".zst or .gz. Entries of .bf, .marlin and .txt have no move (\"-\").\n"
     "  --features SET  the input set: Full_Threats+PP_3Wide+HalfKAv2_hm (the default),\n"
     "                  HalfKAv2_hm, Full_Threats, PP_3Wide, or parts of it joined by '+';\n"
     "                  none: no indices (the entries alone, to time reading)\n"
@@ -30,8 +33,9 @@ static const char help[] =
     "                  back into its internal units, as Stockfish-generated data holds them)\n"
     "                  or cp (centipawns as written)\n"
     "  --fens          read fen<TAB>score<TAB>ply<TAB>result lines on standard input (move \"-\")\n"
-    "  --write OUT     convert to OUT: .binpack, .plain or .bin by its extension (written to a\n"
-    "                  temporary file renamed to OUT when whole; never one of the FILEs)\n"
+    "  --write OUT     convert to OUT: .binpack, .plain, .bin, .bf, .marlin, .vf or .txt by\n"
+    "                  its extension (written to a temporary file renamed to OUT when whole;\n"
+    "                  never one of the FILEs); the summary says what OUT's format dropped\n"
     "  --skip SPEC     leave entries out as nnue-pytorch's loader does: SPEC is 'default' (its\n"
     "                  Python defaults), 'none' (every option off) or either followed by\n"
     "                  ,KEY=VALUE items with its names (filtered, wld_filtered,\n"
@@ -71,7 +75,8 @@ static const char *none_why(const df_nnue_pgn_counts *c, char *why, size_t size)
 
 static int read_file(nnue_run *run, const char *path, df_nnue_format kind)
 {
-    static const char *const where_key[DF_NNUE_FORMATS] = {"chunk", "line", "record", "game"};
+    static const char *const where_key[DF_NNUE_FORMATS] = {"chunk",  "line",   "record", "game",
+                                                           "record", "record", "game",   "line"};
     df_nnue_reader *r;
     const df_status opened = df_nnue_reader_open(&r, path, kind);
     if (opened != DF_OK) {
@@ -85,7 +90,7 @@ static int read_file(nnue_run *run, const char *path, df_nnue_format kind)
     while ((got = df_nnue_read_next(r, &e, &err)) != DF_NNUE_END) {
         if (got == DF_NNUE_ERROR)
             nnue_error(run, path, err.message, err.offset, where_key[kind], err.where);
-        else if (!nnue_take(run, path, &e, true))
+        else if (!nnue_take(run, path, &e, e.move != DF_MOVE_NONE))
             break;
     }
     if (kind == DF_NNUE_PGN) {
@@ -206,6 +211,28 @@ static int read_fens(nnue_run *run)
 
 /* ---- the command ---- */
 
+/* What OUT's format dropped of the entries written, on the summary line: never silent. */
+static void print_losses(const df_nnue_losses *l, const char *out)
+{
+    const struct {
+        uint64_t n;
+        const char *what;
+    } field[] = {{l->moves, "moves"},
+                 {l->side_to_move, "sides to move"},
+                 {l->castling, "castling rights"},
+                 {l->en_passant, "en-passant squares"},
+                 {l->halfmove, "half-move clocks"},
+                 {l->fullmove, "move numbers"},
+                 {l->ply, "plies"}};
+    printf("; not kept by %s: %llu entries lost", out, (unsigned long long)l->entries);
+    const char *sep = " ";
+    for (size_t i = 0; i < sizeof field / sizeof *field; i++)
+        if (field[i].n) {
+            printf("%s%llu %s", sep, (unsigned long long)field[i].n, field[i].what);
+            sep = ", ";
+        }
+}
+
 /* The skip options of SPEC (--skip): a base, then KEY=VALUE items, comma-separated; false
  * after a usage message. */
 static bool parse_skip(df_nnue_skip_options *o, const char *spec)
@@ -325,18 +352,19 @@ int cmd_nnue(int argc, char **argv, const char *backend)
             goto done;
         } else {
             if (!df_nnue_format_of(&kinds[nfiles], argv[i]))
-                USAGE("%s: not .binpack, .plain, .bin (also .zst, .gz) or .pgn (.pgn.zst, "
-                      ".pgn.gz)",
+                USAGE("%s: not .binpack, .plain, .bin, .bf, .marlin, .vf, .txt (also .zst, .gz) "
+                      "or .pgn (.pgn.zst, .pgn.gz)",
                       argv[i]);
             files[nfiles++] = argv[i];
         }
     }
     df_nnue_format out_format = DF_NNUE_BINPACK;
     const size_t out_len = run.write_path ? strlen(run.write_path) : 0;
-    if (run.write_path && (!df_nnue_format_of(&out_format, run.write_path) ||
-                           (out_len > 4 && !strcmp(run.write_path + out_len - 4, ".zst")) ||
-                           (out_len > 3 && !strcmp(run.write_path + out_len - 3, ".gz"))))
-        USAGE("--write %s: not .binpack, .plain or .bin", run.write_path);
+    if (run.write_path &&
+        (!df_nnue_format_of(&out_format, run.write_path) || out_format == DF_NNUE_PGN ||
+         (out_len > 4 && !strcmp(run.write_path + out_len - 4, ".zst")) ||
+         (out_len > 3 && !strcmp(run.write_path + out_len - 3, ".gz"))))
+        USAGE("--write %s: not .binpack, .plain, .bin, .bf, .marlin, .vf or .txt", run.write_path);
     if (run.write_path && (run.json || fens))
         USAGE("--write writes a file: not with --json or --fens");
     if (fens && nfiles) USAGE("--fens reads standard input: no FILE");
@@ -386,6 +414,8 @@ int cmd_nnue(int argc, char **argv, const char *backend)
     if (fens) status |= read_fens(&run);
     for (int i = 0; i < nfiles && !ferror(stdout); i++)
         status |= read_file(&run, files[i], kinds[i]);
+    df_nnue_losses losses;
+    df_nnue_writer_losses(run.writer, &losses);
     if (run.writer && df_nnue_writer_close(run.writer) != DF_OK)
         status = cmd_input_error("nnue", "cannot write %s: %s", run.write_path, strerror(errno));
     cmd_temp_guard(NULL);
@@ -415,6 +445,7 @@ int cmd_nnue(int argc, char **argv, const char *backend)
                "result, %llu null moves, %llu in games with an error",
                (unsigned long long)d->no_eval, (unsigned long long)d->no_result,
                (unsigned long long)d->null_moves, (unsigned long long)d->in_errors);
+    if (!run.json && losses.entries) print_losses(&losses, run.write_path);
     if (!run.json) putchar('\n');
 #undef USAGE
 done:

@@ -631,6 +631,84 @@ static void test_write(void **state)
     unlink(src);
 }
 
+static mem_bytes file_bytes(const char *path);
+
+/* bullet's formats: --write OUT.bf, .marlin, .vf, .txt from a .binpack, the summary naming what
+ * OUT's format dropped (moves, and ChessBoard's side, castling, en passant, counters); --json
+ * of each: the library's entries, "move":"-" where the format stores none (a .vf's entries are
+ * the .binpack's, moves and all); a bad record or game an error naming it. */
+static void test_write_bullet(void **state)
+{
+    (void)state;
+    char bp[128], out[160];
+    write_entries(bp, sizeof bp, ".binpack", &games);
+    static const char *const ext[4] = {".bf", ".marlin", ".vf", ".txt"};
+    static const char *const lost[4] = {" sides to move, ", NULL, NULL, NULL};
+    for (int k = 0; k < 4; k++) {
+        snprintf(out, sizeof out, "%s%s", bp, ext[k]);
+        dft_result r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--write", out, bp), "", 0, NULL);
+        assert_int_equal(0, r.status);
+        char head[256];
+        snprintf(head, sizeof head, "%zu entries, 0 errors, ", games.n);
+        assert_memory_equal(head, r.out, strlen(head));
+        /* a .vf keeps the moves; the others say they dropped them */
+        snprintf(head, sizeof head, "; not kept by %s: %zu entries lost %zu moves", out, games.n,
+                 games.n);
+        if (k == 2)
+            assert_null(strstr(r.out, "not kept by"));
+        else
+            assert_non_null(strstr(r.out, head));
+        if (lost[k]) assert_non_null(strstr(r.out, lost[k]));
+        dft_done(&r);
+        df_nnue_format f;
+        assert_true(df_nnue_format_of(&f, out));
+        df_nnue_reader *rd;
+        assert_int_equal(DF_OK, df_nnue_reader_open(&rd, out, f));
+        cmd_text want = {0};
+        df_nnue_entry e;
+        size_t n = 0;
+        while (df_nnue_read_next(rd, &e, NULL) == DF_NNUE_ENTRY) {
+            const df_nnue_entry *g = &games.e[n++];
+            assert_int_equal(g->score, e.score);
+            assert_int_equal(g->result, e.result);
+            if (k) assert_int_equal(g->pos.key, e.pos.key);
+            if (k == 2) assert_int_equal(g->move, e.move);
+            expect_line(&want, &e, k == 2, "HalfKAv2_hm");
+        }
+        df_nnue_reader_free(rd);
+        assert_int_equal(games.n, n);
+        r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", out), "",
+                    0, NULL);
+        assert_int_equal(0, r.status);
+        assert_output(&r, &want);
+        if (k != 2) assert_non_null(strstr(r.out, "\"move\":\"-\""));
+        dft_done(&r);
+        cmd_text_free(&want);
+        /* A bad record or game: an error naming it, the rest read. */
+        mem_bytes bytes = file_bytes(out);
+        if (k == 2)
+            bytes.p[32] ^= 0x3f; /* the first game's first move made another, not legal */
+        else if (k == 3)
+            memcpy(bytes.p, "8/8", 3);
+        else
+            bytes.p[8] |= 7; /* a piece code 7 (or 15): no piece */
+        FILE *fp = fopen(out, "wb");
+        fwrite(bytes.p, 1, bytes.len, fp);
+        fclose(fp);
+        free(bytes.p);
+        r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--features", "none", out), "", 0,
+                    NULL);
+        assert_int_equal(1, r.status);
+        static const char *const key[4] = {"\"record\": 0}", "\"record\": 0}", "\"game\": 0}",
+                                           "\"line\": 1}"};
+        assert_non_null(strstr(r.out, key[k]));
+        assert_non_null(strstr(r.out, "{\"error\": "));
+        dft_done(&r);
+        unlink(out);
+    }
+    unlink(bp);
+}
+
 /* The bytes of the file at path. */
 static mem_bytes file_bytes(const char *path)
 {
@@ -703,10 +781,12 @@ static void test_usage(void **state)
         DFT_ARGS("nnue", "--features", "HalfKAv2_hm+HalfKAv2_hm", "x.binpack"),
         DFT_ARGS("nnue", "--threads", "x", "x.binpack"),
         DFT_ARGS("nnue", "--threads", "257", "x.binpack"),
-        DFT_ARGS("nnue", "x.txt"),
+        DFT_ARGS("nnue", "x.csv"),
         DFT_ARGS("nnue", "--fens", "x.binpack"),
         DFT_ARGS("nnue", "--write", "out.binpack", "--json", "x.binpack"),
-        DFT_ARGS("nnue", "--write", "out.txt", "x.binpack"),
+        DFT_ARGS("nnue", "--write", "out.csv", "x.binpack"),
+        DFT_ARGS("nnue", "--write", "out.pgn", "x.binpack"),
+        DFT_ARGS("nnue", "--write", "out.vf.gz", "x.binpack"),
         DFT_ARGS("nnue", "--write", "out.binpack.zst", "x.binpack"),
         DFT_ARGS("nnue", "--features"),
         DFT_ARGS("nnue", "--skip", "bogus=1", "x.binpack"),
@@ -1051,6 +1131,7 @@ int main(void)
         cmocka_unit_test(test_pgn_too_many_pieces),
         cmocka_unit_test(test_fens),
         cmocka_unit_test(test_write),
+        cmocka_unit_test(test_write_bullet),
         cmocka_unit_test(test_stem_ep_as_stored),
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_skip),

@@ -2,15 +2,26 @@
 /**
  * @file binpack.h
  * @brief NNUE training data: Stockfish's chunked, move-chained `.binpack`, the `.plain` text
- *        form and the 40-byte `.bin` records, read and written as entries of a board, a move,
- *        a score, a ply and a result, bit-exact with nnue-pytorch's loader.
+ *        form and the 40-byte `.bin` records, bit-exact with nnue-pytorch's loader, and
+ *        bullet's: bulletformat's ChessBoard (`.bf`), MarlinFormat (`.marlin`), viriformat games
+ *        (`.vf`) and `FEN | score | result` text (`.txt`), bit-exact with bulletformat; read and
+ *        written as entries of a board, a move, a score, a ply and a result.
  *
  * An entry's board and move are the library's (df_board, df_move), so every other call works
  * on them. Readers stream: a `.binpack` is read a chunk at a time (memory bounded by the
  * largest chunk, DF_BINPACK_CHUNK_MAX), its chains decoded move by move on the library's
  * copy-make, every move checked for legality. Bad input is answered, not obeyed: each problem
- * is one error that names its byte offset and its chunk (`.plain`: its line; `.bin`: its
- * record), the entries before it are kept, and reading goes on at the next chunk (record).
+ * is one error that names its byte offset and its chunk (`.plain`, `.txt`: its line; `.bin`,
+ * `.bf`, `.marlin`: its record; `.vf`: its game), the entries before it are kept, and reading
+ * goes on at the next chunk (record, line, game).
+ *
+ * bullet's formats keep less than Stockfish's: `.bf`, `.marlin` and `.txt` store no move (an
+ * entry read has DF_MOVE_NONE, and one without a move cannot be written in a format that
+ * stores one), `.bf` stores the position from the side to move's view without castling, en
+ * passant or counters, and the formats but `.bf` store no ply (it is the move number's). Their
+ * scores and results are White's view in `.marlin`, `.vf` and `.txt` and are turned into the
+ * side to move's. A writer counts each field it drops, entry by entry (df_nnue_writer_losses):
+ * never a silent change.
  *
  * Where nnue-pytorch's rules differ from the library's, the formats follow theirs:
  * - the en-passant square a format stores and a `.binpack` movetext's pawn destinations use is
@@ -24,11 +35,14 @@
  *   (ply + 1) / 2: compare FENs on their first four fields).
  *
  * What a format cannot hold is an error naming the entry, never a silent change: a Chess960
- * castling right other than king on e1/e8 with a corner rook (a Chess960 board with such
- * rights, or none, is written as standard chess: it is the same position), a `.binpack` stem
- * of more than 32 pieces or whose ply needs more than 14 bits or half-move clock more than 8, a
- * `.bin` position of more pieces than its 256 bits hold or a half-move clock over 127, a move
- * that is not legal, a result other than -1, 0, 1.
+ * castling right other than king on e1/e8 with a corner rook in Stockfish's formats (a Chess960
+ * board with such rights, or none, is written as standard chess: it is the same position;
+ * MarlinFormat and viriformat hold any, the text names them in Shredder-FEN, ChessBoard drops
+ * them), a `.binpack` stem of more than 32 pieces or whose ply needs more than 14 bits or
+ * half-move clock more than 8, a `.bin` position of more pieces than its 256 bits hold or a
+ * half-move clock over 127, a MarlinFormat position (`.marlin`, a `.vf` game's start) whose
+ * half-move clock is over 255 or move number over 65535, no move in a format that stores one, a
+ * move that is not legal, a result other than -1, 0, 1.
  *
  * Thread-safety: readers and writers belong to one thread at a time; they are independent.
  */
@@ -65,7 +79,8 @@ extern "C" {
  *  (`df_nnue_entry e = {0};`, or an initializer): a zero ep_as_stored is the rule for boards. */
 typedef struct df_nnue_entry {
     df_board pos;         /**< the position (en passant: see ep_as_stored) */
-    df_move move;         /**< the move played from it */
+    df_move move;         /**< the move played from it; DF_MOVE_NONE from a format that stores
+                               none (`.bf`, `.marlin`, `.txt`) */
     int16_t score;        /**< the side to move's view; DF_NNUE_SCORE_NONE for none */
     uint16_t ply;         /**< the game's ply (0: the start position, White to move) */
     int8_t result;        /**< the side to move's view: 1 won, 0 drawn, -1 lost */
@@ -84,11 +99,18 @@ typedef enum df_nnue_format {
     DF_NNUE_BIN = 2,     /**< `.bin`: 40-byte PackedSfenValue records */
     DF_NNUE_PGN = 3,     /**< PGN games, read only: each position before a move of a game with a
                               result, scored by the move's evaluation (df_nnue_pgn_options) */
-    DF_NNUE_FORMATS = 4  /**< how many */
+    DF_NNUE_BULLETFORMAT = 4, /**< `.bf`: bulletformat's 32-byte ChessBoard records, the position
+                                   seen from the side to move (no move, side, castling, en
+                                   passant, counters) */
+    DF_NNUE_MARLINFORMAT = 5, /**< `.marlin`: 32-byte MarlinFormat records (no move) */
+    DF_NNUE_VIRIFORMAT = 6,   /**< `.vf`: viriformat games, a MarlinFormat start position, then
+                                   (move, score) pairs and four zero bytes */
+    DF_NNUE_BULLET_TEXT = 7,  /**< `.txt`: bullet's `FEN | score | result` lines (no move) */
+    DF_NNUE_FORMATS = 8       /**< how many */
 } df_nnue_format;
 
-/** The format a file name's extension names (.binpack, .plain, .bin, .pgn, each also with .zst
- *  or .gz after it for a reader): true and *out set, or false. */
+/** The format a file name's extension names (.binpack, .plain, .bin, .pgn, .bf, .marlin, .vf,
+ *  .txt, each also with .zst or .gz after it for a reader): true and *out set, or false. */
 DF_API bool df_nnue_format_of(df_nnue_format *out, const char *path);
 
 /** What went wrong. */
@@ -118,8 +140,9 @@ typedef enum df_nnue_error_kind {
 typedef struct df_nnue_error {
     df_nnue_error_kind kind; /**< what kind */
     uint64_t offset;         /**< byte offset in the input of what is wrong (writer: 0) */
-    uint64_t where;          /**< `.binpack`: the chunk (0-based); `.plain`: the line (1-based);
-                                  `.bin`: the record (0-based); writer: the entry (0-based) */
+    uint64_t where;          /**< `.binpack`: the chunk (0-based); `.plain`, `.txt`: the line
+                                  (1-based); `.bin`, `.bf`, `.marlin`: the record (0-based); PGN,
+                                  `.vf`: the game (0-based); writer: the entry (0-based) */
     char message[224];       /**< the whole story, NUL-terminated: "chunk 2 at byte 2097290: ..." */
 } df_nnue_error;
 
@@ -143,8 +166,8 @@ DF_API void df_nnue_reader_free(df_nnue_reader *r);
 /** Makes r read one share of its input, as the ranks of a distributed run share it (call it
  *  before the first read; world 1 is the whole input): a `.binpack`'s chunks rank, rank +
  *  world, rank + 2 world, ... (nnue-pytorch's DDP rule: the others' payloads are passed over
- *  undecoded); a `.plain` or `.bin` input's items, entries and record errors alike, in input
- *  order, item i when i % world is rank. So the shares of ranks 0 to world - 1 together hold
+ *  undecoded); an input of another format but PGN, its items, entries and errors of records
+ *  (lines, games) alike, in input order, item i when i % world is rank. So the shares of ranks 0 to world - 1 together hold
  *  every entry once. An error of a `.binpack` chunk's framing (its magic, its size) and a read
  *  error are every rank's; an error inside a chunk is the rank's that decodes it. Returns
  *  DF_OK, or DF_ERR_ARGUMENT for NULL, world 0 or rank >= world. */
@@ -224,7 +247,9 @@ df_nnue_writer_to_function(df_nnue_format format,
  *  entry's after its move (pieces, side to move, castling, en passant: df_nnue_ep_square after
  *  the move, df_nnue_entry_ep of e), its ply one more and its result negated, as nnue-pytorch's
  *  writer decides (and when the chain has fewer than 65535 moves); a continuation's half-move
- *  clock and move number are not stored. Every format stores df_nnue_entry_ep. Returns DF_OK;
+ *  clock and move number are not stored. A `.vf` game goes on by the same rule (any number of
+ *  moves), its continuations' clocks and plies the moves' too. Every format but `.bf` stores
+ *  df_nnue_entry_ep; what a format drops is counted (df_nnue_writer_losses). Returns DF_OK;
  *  DF_ERR_BOARD when e cannot be written (*err, may be NULL, says why: DF_NNUE_ERR_UNENCODABLE,
  *  _POSITION, _ILLEGAL or _FIELD), which leaves the output as it was; DF_ERR_IO when the output
  *  failed (the writer then drops what it is given); DF_ERR_ARGUMENT for NULL. */
@@ -235,6 +260,30 @@ DF_API df_status df_nnue_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnu
  *  removed and path is left as it was. Returns DF_OK or DF_ERR_IO (errno: why) when the
  *  output failed now or before. */
 DF_API df_status df_nnue_writer_close(df_nnue_writer *w);
+/** What a writer wrote but its format does not keep: for each field, how many of the entries
+ *  written so far will be read back from the output with another value there (what the format
+ *  gives instead is in parentheses). An entry that cannot be written at all is an error of
+ *  df_nnue_write instead, never counted here. Scores and results are kept by every format. */
+typedef struct df_nnue_losses {
+    uint64_t entries;      /**< entries that lost any of the fields below */
+    uint64_t moves;        /**< the move played (DF_MOVE_NONE): `.bf`, `.marlin` and `.txt` store
+                                none */
+    uint64_t side_to_move; /**< Black to move: `.bf` stores the position from the side to move's
+                                view (read back as White to move, colours swapped and ranks
+                                mirrored, scores and results unchanged) */
+    uint64_t castling;     /**< castling rights (none): `.bf` */
+    uint64_t en_passant;   /**< an en-passant square, df_nnue_entry_ep's (none): `.bf` */
+    uint64_t halfmove;     /**< the half-move clock: `.bf` (0); a `.binpack` chain's or `.vf`
+                                game's continuation (the count its moves give) */
+    uint64_t fullmove;     /**< the move number: `.bf` (1); `.binpack` (ply / 2 + 1); a `.vf`
+                                game's continuation (the count its moves give) */
+    uint64_t ply;          /**< the ply: `.bf` (0); `.marlin`, `.vf`, `.txt` (2 (move number - 1),
+                                plus 1 with Black to move) */
+} df_nnue_losses;
+
+/** w's losses so far into *out (zeros for w NULL). Call it before df_nnue_writer_close, which
+ *  frees w. */
+DF_API void df_nnue_writer_losses(const df_nnue_writer *w, df_nnue_losses *out);
 /** Gives w up without publishing (NULL: nothing): nothing more is written, the output is
  *  closed and w freed; a file of df_nnue_writer_open is not renamed, its temporary file is
  *  removed and its path left as it was. For a writing that is stopped or failed on the way. */
@@ -267,14 +316,14 @@ DF_API int df_nnue_value_from_cp(int cp, const df_board *b);
 DF_API df_square df_nnue_ep_square(const df_board *b);
 /** Writes b's FEN as the formats see it, the en-passant field df_nnue_ep_square's, into buf
  *  (DF_FEN_MAX bytes suffice): castling as KQkq when its rights are king e1/e8 and corner rooks,
- *  Chess960 or not (as nnue-pytorch writes them; other Chess960 rights, which no format holds,
- *  as Shredder-FEN). Returns the length, or the length it would need. For an entry's position
+ *  Chess960 or not (as nnue-pytorch writes them; other Chess960 rights, which Stockfish's formats
+ *  do not hold, as Shredder-FEN). Returns the length, or the length it would need. For an entry's position
  *  use df_nnue_entry_fen, which keeps a stem's square. */
 DF_API size_t df_nnue_fen(char *buf, size_t size, const df_board *b);
 /** The en-passant square nnue-pytorch holds for e, or DF_SQUARE_NONE: e->pos.ep when
  *  e->ep_as_stored (a `.binpack` stem's square, kept unchecked as their decoder keeps it), else
  *  df_nnue_ep_square(&e->pos) (a position reached by a move, a `.plain` FEN, a `.bin` record,
- *  an entry built by hand). The writers store this square. */
+ *  an entry built by hand). The writers store this square (`.bf` none). */
 DF_API df_square df_nnue_entry_ep(const df_nnue_entry *e);
 /** Writes e's FEN into buf as df_nnue_fen writes a board's, the en-passant field
  *  df_nnue_entry_ep's: nnue-pytorch's FEN of the entry in its first four fields (its move

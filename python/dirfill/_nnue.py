@@ -10,7 +10,9 @@ from . import _dirfill
 from ._batches import _next_batch, _Renamed
 
 #: The formats by name, for ``format=``: what the C readers number them.
-_FORMATS = {"binpack": 0, "plain": 1, "bin": 2, "pgn": 3}
+_FORMATS = {"binpack": 0, "plain": 1, "bin": 2, "pgn": 3, "bulletformat": 4, "marlinformat": 5,
+            "viriformat": 6, "bullet-text": 7}
+_NAMES = ", ".join(repr(name) for name in _FORMATS)
 #: The scales of a PGN's scores, for ``score_units=``: what the C readers number them.
 _SCORE_UNITS = {"stockfish": 0, "cp": 1}
 #: nnue-pytorch's default feature set, the one Stockfish's current networks read.
@@ -26,10 +28,10 @@ def _format_of(source, format):
         return known
     if format is None:
         raise ValueError("%r: the format is not known from a name (.binpack, .plain, .bin, .pgn, "
-                         "also with .zst or .gz): give format='binpack', 'plain', 'bin' or "
-                         "'pgn'" % (source,))
+                         ".bf, .marlin, .vf, .txt, also with .zst or .gz): give format= one of "
+                         "%s" % (source, _NAMES))
     if format not in _FORMATS:
-        raise ValueError("format must be 'binpack', 'plain', 'bin' or 'pgn', not %r" % (format,))
+        raise ValueError("format must be one of %s, not %r" % (_NAMES, format))
     return _FORMATS[format]
 
 
@@ -55,10 +57,11 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
                  keep_no_eval=False):
     """The entries of NNUE training data in batches of nnue-pytorch's ``SparseBatch`` layout.
 
-    ``sources``: a path or a list of them (.binpack, .plain, .bin, .pgn by the extension, each
-    also .zst or .gz), or binary file objects or bytes (the format from a file object's
-    ``name``, else ``format``: ``'binpack'``, ``'plain'``, ``'bin'`` or ``'pgn'``), read in
-    order. A PGN source gives each position before a move of a game with a result, scored by
+    ``sources``: a path or a list of them (.binpack, .plain, .bin, .pgn, and bullet's .bf,
+    .marlin, .vf, .txt by the extension, each also .zst or .gz), or binary file objects or bytes
+    (the format from a file object's ``name``, else ``format``: ``'binpack'``, ``'plain'``,
+    ``'bin'``, ``'pgn'``, ``'bulletformat'``, ``'marlinformat'``, ``'viriformat'`` or
+    ``'bullet-text'``), read in order. A PGN source gives each position before a move of a game with a result, scored by
     the move's evaluation (``[%eval]``, or an engine's comment as cutechess and fastchess write
     them) in ``score_units``: ``'stockfish'`` (the default: the centipawns turned into
     Stockfish's internal units, the scale of .binpack data and of nnue-pytorch's loss) or
@@ -77,8 +80,9 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
       (max_active: 288 for the default set);
     - ``piece_count`` int32 (n,): the pieces on the board, kings included;
     - ``errors``: the errors met since the previous batch, ``(source index, byte offset,
-      where, message)``, where the chunk (.binpack, from 0), line (.plain) or record (.bin,
-      from 0), as ``dirfill nnue`` reports them; reading goes on after each.
+      where, message)``, where the chunk (.binpack, from 0), line (.plain, .txt), record (.bin,
+      .bf, .marlin, from 0) or game (PGN, .vf, from 0), as ``dirfill nnue`` reports them;
+      reading goes on after each.
 
     ``skip``: None (every entry), or a dict of nnue-pytorch's skip options by their names
     (``filtered``, ``wld_filtered``, ``random_fen_skipping``, ``early_fen_skipping``,
@@ -90,8 +94,8 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     threads (0: every CPU) while the caller works; the same rows for any count.
 
     ``rank``/``world_size``: this process's share (DDP): a .binpack's chunks rank, rank +
-    world_size, ... of each file, as nnue-pytorch's loader shares them; a .plain or .bin
-    input's entries (and record errors) round-robin, entry i of a file when i % world_size is
+    world_size, ... of each file, as nnue-pytorch's loader shares them; another input's
+    (.plain, .bin, bullet's) entries (and record errors) round-robin, entry i of a file when i % world_size is
     rank; a PGN source's games, game i when i % world_size is rank. The shares together hold every entry once.
 
     Memory is bounded by the batch size: two batches wait at most. A source that cannot be

@@ -2,7 +2,7 @@
 """dirfill.nnue_batches and nnue_features: the rows of `dirfill nnue --json`, batch by batch, on
 any thread count; the skip options reproducible by seed; DDP shares disjoint and complete;
 errors of sources, chunks and file objects; Ctrl-C. The data: generated games turned into
-.binpack, .plain and .bin by the program."""
+.binpack, .plain, .bin and bullet's .bf, .marlin, .vf, .txt by the program."""
 import functools
 import io
 import json
@@ -51,7 +51,9 @@ class Data:
             for p in self.parts:
                 f.write(open(p, "rb").read())
         self.plain, self.bin = str(d / "all.plain"), str(d / "all.bin")
-        for out in (self.plain, self.bin):
+        self.bf, self.marlin = str(d / "all.bf"), str(d / "all.marlin")
+        self.vf, self.txt = str(d / "all.vf"), str(d / "all.txt")
+        for out in (self.plain, self.bin, self.bf, self.marlin, self.vf, self.txt):
             subprocess.run([PROGRAM, "nnue", "--write", out, self.binpack], check=True,
                            capture_output=True)
 
@@ -133,6 +135,21 @@ def test_sources_in_order_and_file_objects(data):
     raw = open(data.bin, "rb").read()
     assert all_rows(dirfill.nnue_batches(io.BytesIO(raw), 777, format="bin")) == whole
     assert all_rows(dirfill.nnue_batches(raw, 777, format="bin")) == whole
+
+
+@pytest.mark.parametrize("kind,name", [("bf", "bulletformat"), ("marlin", "marlinformat"),
+                                       ("vf", "viriformat"), ("txt", "bullet-text")])
+def test_bullet_formats(data, kind, name):
+    """bullet's formats through the library: the program's rows, by extension or by format=;
+    MarlinFormat, viriformat and the text keep every row of the .binpack they came from."""
+    path = getattr(data, kind)
+    want = [r for r in nnue("--json", "--features", "HalfKAv2_hm", path) if "fen" in r]
+    got = all_rows(dirfill.nnue_batches(path, 300, "HalfKAv2_hm", threads=2))
+    assert got == [keyed(r, 32) for r in want] and len(want) > 1000
+    raw = open(path, "rb").read()
+    assert all_rows(dirfill.nnue_batches(raw, 300, "HalfKAv2_hm", format=name)) == got
+    if kind != "bf":  # ChessBoard sees every position from the side to move
+        assert got == all_rows(dirfill.nnue_batches(data.binpack, 300, "HalfKAv2_hm"))
 
 
 def test_nnue_features_are_the_batches_rows(data):
@@ -400,7 +417,7 @@ def test_arguments_are_checked(data):
     with pytest.raises(ValueError, match="score_units"):
         dirfill.nnue_batches(p, score_units="pawns")
     with pytest.raises(ValueError, match="format"):
-        dirfill._dirfill._nnue_batches([(p, 4)], 10, "HalfKAv2_hm", None, 0, 0, 1, 0, 0, False)
+        dirfill._dirfill._nnue_batches([(p, 8)], 10, "HalfKAv2_hm", None, 0, 0, 1, 0, 0, False)
     with pytest.raises(TypeError):
         next(dirfill.nnue_batches(3.5, format="bin"))
     with pytest.raises(ValueError):

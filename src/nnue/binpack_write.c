@@ -92,16 +92,15 @@ static bool put_item(df__binpack_writer *bp, const df_nnue_entry *e)
  * square nnue-pytorch's doMove puts through its rule, equals e's, whose square is
  * df_nnue_entry_ep's (a stem's square no pawn can take differs from the rule's none, and starts
  * a chain, as their Position equality decides). */
-static bool continues(const df__binpack_writer *bp, const df_nnue_entry *e)
+static bool continues(const df__binpack_writer *bp, const df_nnue_entry *e, df_board *after)
 {
     const df_nnue_entry *l = &bp->last;
     if (!bp->started || bp->plies == UINT16_MAX || l->result != -e->result || l->ply + 1 != e->ply)
         return false;
-    df_board after;
-    df_make_move(&after, &l->pos, l->move);
-    return !memcmp(after.color, e->pos.color, sizeof after.color) &&
-           !memcmp(after.piece, e->pos.piece, sizeof after.piece) && after.stm == e->pos.stm &&
-           after.castling == e->pos.castling && df_nnue_ep_square(&after) == df_nnue_entry_ep(e);
+    df_make_move(after, &l->pos, l->move);
+    return !memcmp(after->color, e->pos.color, sizeof after->color) &&
+           !memcmp(after->piece, e->pos.piece, sizeof after->piece) && after->stm == e->pos.stm &&
+           after->castling == e->pos.castling && df_nnue_ep_square(after) == df_nnue_entry_ep(e);
 }
 
 /* The 32-byte stem of e at out. */
@@ -180,8 +179,15 @@ static df_status out_of_memory(df_nnue_writer *w, df_nnue_error *err)
 df_status df__binpack_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_error *err)
 {
     df__binpack_writer *bp = &w->bp;
-    if (continues(bp, e)) {
+    df_board after;
+    if (continues(bp, e, &after)) {
         if (!put_item(bp, e)) return out_of_memory(w, err);
+        /* A reader counts a continuation's clocks on from the stem's, its half-move clock in 8
+         * bits: what differs from the entry's is lost. */
+        bp->seen_halfmove = after.halfmove ? (bp->seen_halfmove + 1) & 0xff : 0;
+        bp->seen_fullmove += df_board_stm(&bp->last.pos) == DF_BLACK;
+        df__nnue_lost(w, (e->pos.halfmove != bp->seen_halfmove ? DF__LOST_HALFMOVE : 0) |
+                             (e->pos.fullmove != bp->seen_fullmove ? DF__LOST_FULLMOVE : 0));
         bp->last = *e;
         return DF_OK;
     }
@@ -210,6 +216,9 @@ df_status df__binpack_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_e
     bp->last_score = (int16_t)-e->score;
     bp->started = true;
     bp->last = *e;
+    bp->seen_halfmove = e->pos.halfmove;
+    bp->seen_fullmove = e->ply / 2u + 1u; /* a stem holds the ply, not the move number */
+    df__nnue_lost(w, e->pos.fullmove != bp->seen_fullmove ? DF__LOST_FULLMOVE : 0);
     return DF_OK;
 }
 

@@ -87,7 +87,8 @@ static bool ends_with(const char *s, size_t n, const char *suffix)
 
 bool df_nnue_format_of(df_nnue_format *out, const char *path)
 {
-    static const char *const extensions[DF_NNUE_FORMATS] = {".binpack", ".plain", ".bin", ".pgn"};
+    static const char *const extensions[DF_NNUE_FORMATS] = {".binpack", ".plain",  ".bin", ".pgn",
+                                                            ".bf",      ".marlin", ".vf",  ".txt"};
     if (!out || !path) return false;
     size_t n = strlen(path);
     if (ends_with(path, n, ".zst"))
@@ -128,17 +129,32 @@ static bool standard_castling(const df_board *b)
     return true;
 }
 
-const char *df__nnue_unwritable(const df_nnue_entry *e, df_nnue_error_kind *kind)
+bool df__nnue_has_moves(df_nnue_format format)
+{
+    return format != DF_NNUE_BULLETFORMAT && format != DF_NNUE_MARLINFORMAT &&
+           format != DF_NNUE_BULLET_TEXT;
+}
+
+bool df__nnue_holds_960(df_nnue_format format)
+{
+    return format >= DF_NNUE_BULLETFORMAT && format < DF_NNUE_FORMATS;
+}
+
+const char *df__nnue_unwritable(const df_nnue_entry *e, df_nnue_format format,
+                                df_nnue_error_kind *kind)
 {
     *kind = DF_NNUE_ERR_POSITION;
     if (!df_board_is_valid(&e->pos)) return "not a valid board";
     const char *bad = df__nnue_position_error(&e->pos);
     if (bad) return bad;
     *kind = DF_NNUE_ERR_UNENCODABLE;
-    if (e->pos.chess960 && !standard_castling(&e->pos))
-        return "a Chess960 castling right (the formats know only king e1/e8 with a corner rook)";
+    if (e->pos.chess960 && !standard_castling(&e->pos) && !df__nnue_holds_960(format))
+        return "a Chess960 castling right (this format knows only king e1/e8 with a corner rook)";
+    if (e->move == DF_MOVE_NONE && df__nnue_has_moves(format))
+        return "no move (its input stores none), and this format stores the move played";
     *kind = DF_NNUE_ERR_ILLEGAL;
-    if (!df_move_is_legal(&e->pos, e->move)) return "its move is not legal in its position";
+    if (e->move != DF_MOVE_NONE && !df_move_is_legal(&e->pos, e->move))
+        return "its move is not legal in its position";
     *kind = DF_NNUE_ERR_FIELD;
     if (e->result < -1 || e->result > 1) return "its result is not -1, 0 or 1";
     *kind = DF_NNUE_ERR_NONE;
@@ -169,7 +185,9 @@ const char *df__nnue_board(df_board *out, const df_board_parts *parts)
          parts->pieces[df_piece_index(DF_BLACK, DF_PAWN)]) &
         (DF_RANK_1 | DF_RANK_8))
         return "a pawn on the first or last rank";
-    for (df_bb rooks = parts->castling_rooks; rooks;) {
+    /* Chess960 rights (MarlinFormat's) are checked by df_board_from_parts: king and rook on
+     * their first rank, one rook a side. */
+    for (df_bb rooks = parts->chess960 ? 0 : parts->castling_rooks; rooks;) {
         const df_square rook = df_pop_lsb(&rooks);
         const df_color c = rook >= DF_A8 ? DF_BLACK : DF_WHITE;
         if (!df_has(parts->pieces[df_piece_index(c, DF_KING)], c ? DF_E8 : DF_E1))
@@ -179,6 +197,7 @@ const char *df__nnue_board(df_board *out, const df_board_parts *parts)
             return "a castling right without its rook in the corner";
     }
     if (df_board_from_parts(out, parts) != DF_OK)
-        return "an en-passant square not behind the pawn that made it";
+        return parts->chess960 ? "a castling right without its king and rook on their first rank"
+                               : "an en-passant square not behind the pawn that made it";
     return df__nnue_position_error(out);
 }

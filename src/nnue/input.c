@@ -49,3 +49,24 @@ const char *df__nnue_input_error(const df__nnue_input *in)
     const char *why = df_source_error(in->src);
     return why ? why : "a read error";
 }
+
+int df__nnue_next_record(df_nnue_reader *r, unsigned char *rec, size_t n, uint64_t *index,
+                         uint64_t *offset, df_nnue_error *err)
+{
+    df__nnue_input *in = &r->in;
+    const size_t got = df__nnue_peek(in, n);
+    /* A record cut by a read error is no fault of the file: read_any says the error. */
+    if (!got || (got < n && in->failed)) return 0;
+    *index = r->records++;
+    *offset = in->offset;
+    if (got < n) {
+        df__nnue_consume(in, got);
+        df__nnue_fail(err, DF_NNUE_ERR_TRUNCATED, *offset, *index,
+                      "record %llu at byte %llu: the file ends inside it (%zu of %zu bytes)",
+                      (unsigned long long)*index, (unsigned long long)*offset, got, n);
+        return -1;
+    }
+    memcpy(rec, in->buf + in->pos, n);
+    df__nnue_consume(in, n);
+    return 1;
+}

@@ -10,12 +10,8 @@
 /* Whether c is a control byte that no text holds: C0 but the white space \t to \r. */
 static bool is_control(unsigned char c) { return c < 0x20 && !(c >= '\t' && c <= '\r'); }
 
-/* The next line into r->line (NUL-terminated, CR and surrounding space trimmed): its length,
- * -1 at the end of the input, -2 when it is longer than the buffer (read to its end; its first
- * DF__PLAIN_LINE_MAX - 1 bytes kept, untrimmed, so that its key is known). *start gets its
- * input offset, r->line_len the bytes in r->line, r->control the index there of its first
- * control byte, or -1. */
-static long next_line(df_nnue_reader *r, uint64_t *start)
+/* The next line (internal.h), read as .plain and bullet's text form read lines. */
+long df__nnue_next_line(df_nnue_reader *r, uint64_t *start)
 {
     df__nnue_input *in = &r->in;
     size_t n = 0;
@@ -82,7 +78,7 @@ df_nnue_next df__plain_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error
     uint64_t first_line = 0, first_offset = 0;
     for (;;) {
         uint64_t start;
-        const long n = next_line(r, &start);
+        const long n = df__nnue_next_line(r, &start);
         const uint64_t line = r->records;
         if (n == -1) {
             if (!seen || r->plain_skip || r->in.failed) return DF_NNUE_END;

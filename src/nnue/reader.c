@@ -63,14 +63,17 @@ df_status df_nnue_reader_set_share(df_nnue_reader *r, uint32_t rank, uint32_t wo
 /* The next item of the format, of any rank. */
 static df_nnue_next read_any(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err)
 {
-    static df_nnue_next (*const next[DF_NNUE_FORMATS])(
-        df_nnue_reader *, df_nnue_entry *, df_nnue_error *) = {df__binpack_next, df__plain_next,
-                                                               df__bin_next, df__pgn_next};
+    static df_nnue_next (*const next[DF_NNUE_FORMATS])(df_nnue_reader *, df_nnue_entry *,
+                                                       df_nnue_error *) = {
+        df__binpack_next,      df__plain_next,  df__bin_next,  df__pgn_next,
+        df__bulletformat_next, df__marlin_next, df__viri_next, df__bullet_text_next};
     const df_nnue_next got = next[r->format](r, out, err);
     if (got != DF_NNUE_END || !r->in.failed || r->io_said) return got;
     r->io_said = true;
     df__nnue_fail(err, DF_NNUE_ERR_IO, r->in.offset,
-                  r->format == DF_NNUE_BINPACK ? r->bp.index : r->records,
+                  r->format == DF_NNUE_BINPACK      ? r->bp.index
+                  : r->format == DF_NNUE_VIRIFORMAT ? r->vf.game
+                                                    : r->records,
                   "byte %llu: the input cannot be read: %s", (unsigned long long)r->in.offset,
                   df__nnue_input_error(&r->in));
     return DF_NNUE_ERROR;

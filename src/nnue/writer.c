@@ -59,12 +59,13 @@ df_status df_nnue_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_error
 {
     static df_status (*const add[DF_NNUE_FORMATS])(df_nnue_writer *, const df_nnue_entry *,
                                                    df_nnue_error *) = {
-        df__binpack_write, df__plain_write, df__bin_write};
+        df__binpack_write,      df__plain_write,  df__bin_write,  NULL,
+        df__bulletformat_write, df__marlin_write, df__viri_write, df__bullet_text_write};
     if (!w || !e) return DF_ERR_ARGUMENT;
     const uint64_t index = w->entries++;
     if (w->out.failed) return DF_ERR_IO;
     df_nnue_error_kind kind;
-    const char *why = df__nnue_unwritable(e, &kind);
+    const char *why = df__nnue_unwritable(e, w->format, &kind);
     if (why) {
         char fen[DF_FEN_MAX] = "-";
         if (df_board_is_valid(&e->pos)) df_nnue_entry_fen(fen, sizeof fen, e);
@@ -87,10 +88,20 @@ df_status df_nnue_write(df_nnue_writer *w, const df_nnue_entry *e, df_nnue_error
     return s;
 }
 
+void df_nnue_writer_losses(const df_nnue_writer *w, df_nnue_losses *out)
+{
+    if (!out) return;
+    if (w)
+        *out = w->losses;
+    else
+        memset(out, 0, sizeof *out);
+}
+
 df_status df_nnue_writer_close(df_nnue_writer *w)
 {
     if (!w) return DF_OK;
     if (w->format == DF_NNUE_BINPACK) df__binpack_finish(w);
+    if (w->format == DF_NNUE_VIRIFORMAT) df__viri_finish(w);
     df__binpack_writer_free(&w->bp);
     df_file_out *file = w->out.file;
     const bool failed = w->out.failed;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: any bytes through the NNUE data readers (binpack.h), in the format and in
- * pieces whose sizes the first byte picks. Nothing may fault or read out of bounds; every entry
- * must hold a valid, playable board with a legal move; every error a kind, a message and a
- * byte inside the input; the same entries and errors however the input is cut. Every entry
- * read must be written back by the writer of its format and read again the same. */
+ * pieces whose sizes the first byte picks (bits 0-1 and 7 the format, 2-6 the piece size).
+ * Nothing may fault or read out of bounds; every entry must hold a valid, playable board with a
+ * legal move (none in the formats that store none: bullet's ChessBoard, MarlinFormat, text);
+ * every error a kind, a message and a byte inside the input; the same entries and errors however
+ * the input is cut. Every entry read must be written back by the writer of its format (all but
+ * PGN's) and read again the same. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,8 +55,11 @@ static uint64_t read_all(df_nnue_format f, const uint8_t *data, size_t len, size
             digest = (digest ^ err.kind ^ err.offset << 8 ^ err.where << 40) * 0x100000001b3u;
             continue;
         }
+        const bool moveless =
+            f == DF_NNUE_BULLETFORMAT || f == DF_NNUE_MARLINFORMAT || f == DF_NNUE_BULLET_TEXT;
         if (!df_board_is_valid(&e.pos) || !df_board_playable(&e.pos) ||
-            !df_move_is_legal(&e.pos, e.move) || e.result < -1 || e.result > 1)
+            (moveless ? e.move != DF_MOVE_NONE : !df_move_is_legal(&e.pos, e.move)) ||
+            e.result < -1 || e.result > 1)
             abort();
         digest = (digest ^ e.pos.key ^ (uint64_t)e.move << 32 ^ (uint64_t)(uint16_t)e.score << 48 ^
                   e.ply) *
@@ -70,13 +75,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static df_nnue_entry first[KEEP], again[KEEP];
     if (size < 1) return 0;
-    const df_nnue_format f = (df_nnue_format)((data[0] & 3) % DF_NNUE_FORMATS);
-    const size_t piece = 1 + (data[0] >> 2);
+    const df_nnue_format f = (df_nnue_format)((data[0] & 3) | (data[0] >> 7) << 2);
+    const size_t piece = 1 + (data[0] >> 2 & 31);
     data++;
     size--;
     size_t n, m;
     const uint64_t whole = read_all(f, data, size, 0, first, &n);
     if (read_all(f, data, size, piece, again, &m) != whole || m != n) abort();
+    if (f == DF_NNUE_PGN) return 0; /* read only */
     /* Written back, read again: the same entries (a .binpack continuation's half-move clock is
      * derived, not stored: not compared), en passant as nnue-pytorch holds it (a stem's square
      * kept as stored, whether a pawn can take there or not). */
