@@ -10,10 +10,11 @@
 
 static const char help[] =
     "usage: dirfill nnue [--features SET] [--threads N] [--json] [--no-eval-ok]\n"
-    "                    [--score-units stockfish|cp] [--skip SPEC [--seed N]] FILE...\n"
+    "                    [--score-units stockfish|cp] [--skip SPEC] [--shuffle N] [--seed N]\n"
+    "                    FILE...\n"
     "       dirfill nnue --fens [--features SET] [--threads N] --json\n"
-    "       dirfill nnue --write OUT [--threads N] [--no-eval-ok] [--skip SPEC [--seed N]] "
-    "FILE...\n"
+    "       dirfill nnue --write OUT [--threads N] [--no-eval-ok] [--skip SPEC] [--shuffle N]\n"
+    "                    [--seed N] FILE...\n"
     "\n"
     "Reads NNUE training data: each FILE by its extension, .binpack (Stockfish's chunks of move\n"
     "chains), .plain, .bin (40-byte records), bullet's .bf (ChessBoard), .marlin\n"
@@ -42,8 +43,14 @@ static const char help[] =
     "                  random_fen_skipping, early_fen_skipping, soft_early_fen_skipping,\n"
     "                  simple_eval_skipping, pc_y0..pc_y4, ply_x1..ply_x4, ply_y1..ply_y4);\n"
     "                  without a base, items change the defaults\n"
-    "  --seed N        the skip options' random generator's seed (5489, the default, is\n"
-    "                  nnue-pytorch's); the same seed skips the same entries\n"
+    "  --shuffle N     give the entries in a random order, as nnue-pytorch's loader does:\n"
+    "                  pieces of the FILEs (a .binpack chunk, 1 MiB of another format) picked\n"
+    "                  at random by the bytes left of each fill a buffer of N entries (about\n"
+    "                  100 bytes each), which is shuffled and given, then the next; 0, the\n"
+    "                  default: the FILEs' order. With --write: a shuffled copy (a shuffled\n"
+    "                  .binpack is larger: few entries still follow one another's move)\n"
+    "  --seed N        the seed of --skip's and --shuffle's draws (5489, the default, is\n"
+    "                  nnue-pytorch's); the same seed gives the same entries in the same order\n"
     "Without --json: one line, entries, errors, entries/s (with --skip: the entries kept, those\n"
     "skipped, errors, and entries read per second), and with PGN the positions dropped by\n"
     "reason; with --json a last line counts them. A PGN file that gives no entry is an error\n"
@@ -73,45 +80,85 @@ static const char *none_why(const df_nnue_pgn_counts *c, char *why, size_t size)
     return why;
 }
 
-static int read_file(nnue_run *run, const char *path, df_nnue_format kind)
+/* The files of a run and what their hooks say to it. */
+typedef struct {
+    nnue_run *run;
+    const char *const *files;
+    const df_nnue_format *kinds;
+    int status;
+} files_ctx;
+
+/* The stream's open hook: the program's own message for a file that cannot be opened. */
+static df_nnue_reader *open_file(void *ctx, size_t k)
 {
-    static const char *const where_key[DF_NNUE_FORMATS] = {"chunk",  "line",   "record", "game",
-                                                           "record", "record", "game",   "line"};
+    files_ctx *c = ctx;
     df_nnue_reader *r;
-    const df_status opened = df_nnue_reader_open(&r, path, kind);
-    if (opened != DF_OK) {
-        run->errors++;
-        return cmd_open_error("nnue", path, opened);
-    }
-    if (kind == DF_NNUE_PGN) df_nnue_reader_set_pgn(r, &run->pgn);
-    df_nnue_entry e;
-    df_nnue_error err;
-    df_nnue_next got;
-    while ((got = df_nnue_read_next(r, &e, &err)) != DF_NNUE_END) {
-        if (got == DF_NNUE_ERROR)
-            nnue_error(run, path, err.message, err.offset, where_key[kind], err.where);
-        else if (!nnue_take(run, path, &e, e.move != DF_MOVE_NONE))
-            break;
-    }
-    if (kind == DF_NNUE_PGN) {
-        df_nnue_pgn_counts c;
-        df_nnue_reader_pgn_counts(r, &c);
+    const df_status opened = df_nnue_reader_open(&r, c->files[k], c->kinds[k]);
+    if (opened == DF_OK) return r;
+    c->run->errors++;
+    c->status |= cmd_open_error("nnue", c->files[k], opened);
+    return NULL;
+}
+
+/* The stream's close hook: a PGN file's positions that are no entries counted, and a PGN file
+ * read whole that gave none an error saying why. */
+static void close_file(void *ctx, size_t k, df_nnue_reader *r, bool whole)
+{
+    files_ctx *c = ctx;
+    nnue_run *run = c->run;
+    if (c->kinds[k] == DF_NNUE_PGN) {
+        df_nnue_pgn_counts n;
+        df_nnue_reader_pgn_counts(r, &n);
         run->pgn_files++;
-        run->dropped.games += c.games;
-        run->dropped.no_eval += c.no_eval;
-        run->dropped.no_result += c.no_result;
-        run->dropped.null_moves += c.null_moves;
-        run->dropped.in_errors += c.in_errors;
-        run->dropped.skipped_games += c.skipped_games;
+        run->dropped.games += n.games;
+        run->dropped.no_eval += n.no_eval;
+        run->dropped.no_result += n.no_result;
+        run->dropped.null_moves += n.null_moves;
+        run->dropped.in_errors += n.in_errors;
+        run->dropped.skipped_games += n.skipped_games;
         char why[160];
-        if (none_why(&c, why, sizeof why)) {
+        if (whole && none_why(&n, why, sizeof why)) {
             char message[224];
             snprintf(message, sizeof message, "no entries: %s", why);
-            nnue_error(run, path, message, 0, NULL, 0);
+            nnue_error(run, c->files[k], message, 0, NULL, 0);
         }
     }
     df_nnue_reader_free(r);
-    return 0;
+}
+
+/* Every file's entries and errors, in the stream's order, to the output or the writer. */
+static int read_files(nnue_run *run, df_nnue_stream_options *o, const char *const *files,
+                      const df_nnue_format *kinds, int n)
+{
+    static const char *const where_key[DF_NNUE_FORMATS] = {"chunk",  "line",   "record", "game",
+                                                           "record", "record", "game",   "line"};
+    files_ctx c = {run, files, kinds, 0};
+    df_nnue_stream_input *inputs = calloc((size_t)n + 1, sizeof *inputs);
+    if (!inputs) return cmd_input_error("nnue", "out of memory");
+    for (int k = 0; k < n; k++) inputs[k] = (df_nnue_stream_input){files[k], kinds[k], 0};
+    o->open = open_file;
+    o->close = close_file;
+    o->ctx = &c;
+    df_nnue_stream *s;
+    const df_status made = df_nnue_stream_new(&s, inputs, (size_t)n, o);
+    free(inputs);
+    if (made != DF_OK) return cmd_input_error("nnue", "out of memory");
+    df_nnue_entry e;
+    df_nnue_error err;
+    size_t k = 0;
+    for (df_nnue_next got; (got = df_nnue_stream_next(s, &e, &err, &k)) != DF_NNUE_END;) {
+        if (got == DF_NNUE_ERROR && k < (size_t)n)
+            nnue_error(run, files[k], err.message, err.offset, where_key[kinds[k]], err.where);
+        else if (got == DF_NNUE_ERROR)
+            c.status |= cmd_input_error("nnue", "%s", err.message);
+        else if (!nnue_take(run, files[k], &e, e.move != DF_MOVE_NONE))
+            break;
+    }
+    df_nnue_stream_counts counts;
+    df_nnue_stream_counts_of(&counts, s);
+    run->skipped = counts.skipped;
+    df_nnue_stream_free(s);
+    return c.status;
 }
 
 /* ---- --fens: fen<TAB>score<TAB>ply<TAB>result lines ---- */
@@ -277,6 +324,7 @@ int cmd_nnue(int argc, char **argv, const char *backend)
     run.set = df_nnue_set_default();
     bool fens = false;
     const char *skip_spec = NULL, *seed_text = NULL;
+    unsigned long shuffle = 0;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     df_nnue_format *kinds = calloc((size_t)argc + 1, sizeof *kinds);
     int nfiles = 0, status = 0;
@@ -332,6 +380,13 @@ int cmd_nnue(int argc, char **argv, const char *backend)
                 USAGE("--score-units is stockfish or cp, not '%s'", value);
             continue;
         }
+        if (got == 0) got = cmd_value("nnue", argc, argv, &i, "--shuffle", &value);
+        if (got > 0) {
+            if (!cmd_parse_count(value, 0, DF_NNUE_STREAM_SHUFFLE_MAX, &shuffle))
+                USAGE("--shuffle takes 0 (the files' order) to %lu entries, not '%s'",
+                      (unsigned long)DF_NNUE_STREAM_SHUFFLE_MAX, value);
+            continue;
+        }
         if (got == 0) got = cmd_value("nnue", argc, argv, &i, "--seed", &value);
         if (got > 0) {
             seed_text = value;
@@ -370,8 +425,11 @@ int cmd_nnue(int argc, char **argv, const char *backend)
     if (fens && nfiles) USAGE("--fens reads standard input: no FILE");
     if (!fens && !nfiles) USAGE("no FILE (see dirfill nnue --help)");
     if (skip_spec && fens) USAGE("--skip needs the moves played: not with --fens");
-    if (seed_text && !skip_spec) USAGE("--seed seeds --skip's draws: give --skip too");
+    if (shuffle && fens) USAGE("--shuffle orders FILEs' entries: not with --fens");
+    if (seed_text && !skip_spec && !shuffle)
+        USAGE("--seed seeds --skip's and --shuffle's draws: give one of them too");
     unsigned long long seed = 5489; /* nnue-pytorch's, so that its runs' skips are ours */
+    df_nnue_skip_options skip = df_nnue_skip_defaults();
     if (seed_text) {
         char *end;
         errno = 0;
@@ -380,13 +438,15 @@ int cmd_nnue(int argc, char **argv, const char *backend)
             USAGE("--seed takes a whole number from 0 to 2^64 - 1, not '%s'", seed_text);
     }
     if (skip_spec) {
-        df_nnue_skip_options options = df_nnue_skip_defaults();
-        if (!parse_skip(&options, skip_spec)) {
+        skip = df_nnue_skip_defaults();
+        if (!parse_skip(&skip, skip_spec)) {
             status = EXIT_USAGE;
             goto done;
         }
-        if (!(run.skip = df_nnue_skip_new(&options, seed)))
-            USAGE("--skip %s: soft_early_fen_skipping is at most 65536", skip_spec);
+        df_nnue_skip *trial = df_nnue_skip_new(&skip, seed);
+        if (!trial) USAGE("--skip %s: soft_early_fen_skipping is at most 65536", skip_spec);
+        df_nnue_skip_free(trial);
+        run.skipping = true;
     }
     /* An output that is an input would be emptied before it is read. */
     static const char *const std_in[] = {"-"};
@@ -412,8 +472,14 @@ int cmd_nnue(int argc, char **argv, const char *backend)
     }
     const double start = cmd_seconds();
     if (fens) status |= read_fens(&run);
-    for (int i = 0; i < nfiles && !ferror(stdout); i++)
-        status |= read_file(&run, files[i], kinds[i]);
+    if (nfiles) {
+        df_nnue_stream_options o = {0};
+        o.shuffle = shuffle;
+        o.skip = skip_spec ? &skip : NULL;
+        o.seed = seed;
+        o.pgn = run.pgn;
+        status |= read_files(&run, &o, files, kinds, nfiles);
+    }
     df_nnue_losses losses;
     df_nnue_writer_losses(run.writer, &losses);
     if (run.writer && df_nnue_writer_close(run.writer) != DF_OK)
@@ -430,7 +496,7 @@ int cmd_nnue(int argc, char **argv, const char *backend)
                (unsigned long long)d->no_eval, (unsigned long long)d->no_result,
                (unsigned long long)d->null_moves, (unsigned long long)d->in_errors,
                (unsigned long long)d->games, (unsigned long long)d->skipped_games);
-    if (!run.json && run.skip)
+    if (!run.json && run.skipping)
         printf("%llu entries, %llu skipped, %llu errors, %.0f entries/s",
                (unsigned long long)run.entries, (unsigned long long)run.skipped,
                (unsigned long long)run.errors,
@@ -449,7 +515,6 @@ int cmd_nnue(int argc, char **argv, const char *backend)
     if (!run.json) putchar('\n');
 #undef USAGE
 done:
-    df_nnue_skip_free(run.skip);
     free(files);
     free(kinds);
     return status;

@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* dirfill nnue: where a run's entries and errors go, whichever input they come from (nnue.c's
- * files, PGN's games among them, and FEN lines): through --skip to the output or the writer, and
- * errors as JSON objects in order or as lines on standard error. */
+ * files, PGN's games among them, through the stream that skips and shuffles them, and FEN
+ * lines): to the output or the writer, and errors as JSON objects in order or as lines on
+ * standard error. */
 #include <string.h>
 
 #include "nnue_run.h"
 
 bool nnue_take(nnue_run *run, const char *file, const df_nnue_entry *e, bool has_move)
 {
-    if (run->skip && df_nnue_skip_entry(run->skip, &e->pos, e->move, e->score, e->ply, e->result)) {
-        run->skipped++;
-        return true;
-    }
     if (!run->writer) {
         run->entries++;
         return nnue_out_entry(run->out, e, has_move);

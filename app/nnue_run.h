@@ -15,13 +15,13 @@ typedef struct nnue_run {
     const char *write_path; /* --write OUT, or NULL */
     nnue_out *out;          /* the JSON or summary output, without --write */
     df_nnue_writer *writer; /* with --write */
-    df_nnue_skip *skip;     /* --skip, or NULL */
+    bool skipping;          /* --skip: the summary says what was skipped */
     uint64_t entries, errors, skipped;
     unsigned pgn_files;         /* PGN files read, whose positions that are no entries ... */
     df_nnue_pgn_counts dropped; /* ... are counted here by reason */
 } nnue_run;
 
-/* An entry of file, in input order: to the output, or to the writer (whose refusal is an
+/* An entry of file, in the stream's order: to the output, or to the writer (whose refusal is an
  * error of file). False once the output failed. */
 bool nnue_take(nnue_run *run, const char *file, const df_nnue_entry *e, bool has_move);
 /* An error of file: a JSON object {"error", "file", "offset", key: where} in order with

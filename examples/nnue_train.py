@@ -6,12 +6,15 @@ own.
 
     build/venv/bin/python examples/nnue_train.py [FILE...] [--games N] [--steps S] [--batch B]
                         [--workers W] [--threads T] [--skip] [--seed K] [--lr R]
+                        [--shuffle E]
 
 FILEs are .binpack, .plain or .bin (also .zst, .gz). Without them, N games are made by the
 project's generator (dirfill-pgn-make: random legal games with [%eval] comments) and turned
 into a .binpack by `dirfill nnue --write` in a temporary directory. The batches are
 nnue-pytorch's training tuples (us, them, white_indices, black_indices, outcome, score,
-piece_count), read again and again until S steps are done. The network: a feature transformer
+piece_count), read as nnue-pytorch's loader reads them: shuffled in buffers of E entries
+(65,536 by default, for these few games; nnue-pytorch's is 1,048,576) and cyclic, every batch
+full across the files' ends and the passes, until S steps are done. The network: a feature transformer
 (an embedding bag of the 24,576 HalfKAv2_hm inputs into 64 values per perspective), the side to
 move's accumulator first, clipped ReLU, 32 hidden, one output; nnue-pytorch's loss on scores
 scaled by 400: the squared difference of sigmoid(prediction) and a blend of sigmoid(score) with
@@ -99,25 +102,25 @@ def train(paths, args):
     sparse = list(net.ft.parameters())
     dense = [p for p in net.parameters() if all(p is not q for q in sparse)]
     opts = [torch.optim.SparseAdam(sparse, lr=args.lr), torch.optim.Adam(dense, lr=args.lr)]
+    # One endless, shuffled stream per worker: no pass ends in a short batch.
     ds = NNUEDataset(paths, args.batch, "HalfKAv2_hm", threads=args.threads, seed=args.seed,
-                     skip={} if args.skip else None)
+                     skip={} if args.skip else None, shuffle=args.shuffle, cyclic=True)
     losses, seen, start = [], 0, time.monotonic()
-    while len(losses) < args.steps:
-        for batch in DataLoader(ds, batch_size=None, num_workers=args.workers):
-            loss = loss_of(net, batch)
-            for opt in opts:
-                opt.zero_grad()
-            loss.backward()
-            for opt in opts:
-                opt.step()
-            losses.append(loss.item())
-            seen += len(batch[0])
-            rate = seen / max(time.monotonic() - start, 1e-9)
-            print(bar(len(losses), args.steps, losses[-1], rate), end="", flush=True)
-            if len(losses) == args.steps:
-                break
-        if not losses:
-            sys.exit("no entries to train on")
+    for batch in DataLoader(ds, batch_size=None, num_workers=args.workers):
+        loss = loss_of(net, batch)
+        for opt in opts:
+            opt.zero_grad()
+        loss.backward()
+        for opt in opts:
+            opt.step()
+        losses.append(loss.item())
+        seen += len(batch[0])
+        rate = seen / max(time.monotonic() - start, 1e-9)
+        print(bar(len(losses), args.steps, losses[-1], rate), end="", flush=True)
+        if len(losses) == args.steps:
+            break
+    if not losses:
+        sys.exit("no entries to train on")
     tenth = max(1, args.steps // 10)
     first, last = sum(losses[:tenth]) / tenth, sum(losses[-tenth:]) / tenth
     print("\nafter %d steps: mean loss %.5f then %.5f (first and last tenth)"
@@ -135,6 +138,7 @@ def main():
     ap.add_argument("--skip", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--shuffle", type=int, default=1 << 16)
     args = ap.parse_args()
     if args.files:
         return train(args.files, args)

@@ -41,6 +41,7 @@
 #include "dirfill/moves.h"
 #include "dirfill/nnue.h"
 #include "dirfill/nnue_skip.h"
+#include "dirfill/nnue_stream.h"
 #include "dirfill/pawns.h"
 #include "dirfill/pgn.h"
 #include "dirfill/planes.h"

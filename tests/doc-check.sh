@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The API reference is complete: every public function has a doc comment, the README's snippet
 # is the example the tests build, docs/api.md's engine-layer fragment and docs/nnue.md's reading
-# fragment compile, Doxygen builds the reference from the headers with warnings as errors, and
-# every public name of the headers (functions, types, enumerators, macros; not the df__/DF__
-# internals) has an entry in the generated index.
+# and stream fragments compile, Doxygen builds the reference from the headers with warnings as
+# errors, and every public name of the headers (functions, types, enumerators, macros; not the
+# df__/DF__ internals) has an entry in the generated index.
 #   usage: tests/doc-check.sh SOURCE_DIR OUTPUT_DIR
 set -euo pipefail
 root=${1:-.}
@@ -52,6 +52,16 @@ if ! printf '#include <dirfill.h>\n#include <errno.h>\n#include <stdio.h>\n#incl
        "$fragment" | ${CC:-cc} -std=c11 -fsyntax-only -Wall -Wextra -Werror -Wno-unused-variable \
        -Wno-unused-but-set-variable -Iinclude -x c - 2>&1; then
   echo "docs/nnue.md's reading fragment does not compile"
+  exit 1
+fi
+# And its stream fragment (nnue_stream.h), the same way.
+fragment=$(awk '/^dirfill does the same, reproducibly/ {on = 1} on && /^```c/ {code = 1; next}
+                code && /^```/ {exit} code {print}' docs/nnue.md)
+[ -n "$fragment" ] || { echo "docs/nnue.md's stream fragment is missing"; exit 1; }
+if ! printf '#include <dirfill.h>\n#include <stdio.h>\nint fragment(void);\nint fragment(void)\n{\n%s\n}\n' \
+       "$fragment" | ${CC:-cc} -std=c11 -fsyntax-only -Wall -Wextra -Werror -Wno-unused-variable \
+       -Wno-unused-but-set-variable -Iinclude -x c - 2>&1; then
+  echo "docs/nnue.md's stream fragment does not compile"
   exit 1
 fi
 if ! command -v doxygen >/dev/null; then

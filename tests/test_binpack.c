@@ -22,29 +22,7 @@
 #include "reference.h"
 #include "splitmix64.h"
 
-/* ---- memory as input and output ---- */
-
-typedef struct {
-    unsigned char *p;
-    size_t len, cap;
-} mem;
-
-static void mem_put(mem *m, const void *data, size_t n)
-{
-    if (m->len + n > m->cap) {
-        m->cap = (m->len + n) * 2 + 64;
-        m->p = realloc(m->p, m->cap);
-        assert_non_null(m->p);
-    }
-    memcpy(m->p + m->len, data, n);
-    m->len += n;
-}
-
-static long mem_write(void *ctx, const char *buf, size_t n)
-{
-    mem_put(ctx, buf, n);
-    return (long)n;
-}
+/* ---- memory as input ---- */
 
 /* What a reader gave: entries and errors in order. */
 typedef struct {
@@ -151,13 +129,13 @@ static void bits_put(bits *v, unsigned value, unsigned width)
 }
 
 /* The bits as bytes, most significant first, the last zero-padded. */
-static void bits_to(mem *m, const bits *v)
+static void bits_to(dft_mem *m, const bits *v)
 {
     for (size_t i = 0; i < v->n; i += 8) {
         unsigned char byte = 0;
         for (size_t k = 0; k < 8; k++)
             byte |= (unsigned char)((i + k < v->n ? v->bit[i + k] : 0) << (7 - k));
-        mem_put(m, &byte, 1);
+        dft_mem_put(m, &byte, 1);
     }
 }
 
@@ -291,7 +269,7 @@ static void ref_item(bits *v, const df_nnue_entry *e, int16_t *last)
 
 static unsigned zigzag(int v) { return (unsigned)(v >= 0 ? 2 * v : -2 * v - 1) & 0xffff; }
 
-static void ref_stem(mem *m, const df_nnue_entry *e)
+static void ref_stem(dft_mem *m, const df_nnue_entry *e)
 {
     const df_board *b = &e->pos;
     const int ep = ref_ep(b), stm = b->stm;
@@ -329,7 +307,7 @@ static void ref_stem(mem *m, const df_nnue_entry *e)
         s[24 + 2 * i] = (unsigned char)(words[i] >> 8);
         s[25 + 2 * i] = (unsigned char)words[i];
     }
-    mem_put(m, s, sizeof s);
+    dft_mem_put(m, s, sizeof s);
 }
 
 static bool same_position(const df_board *a, const df_board *b)
@@ -341,9 +319,9 @@ static bool same_position(const df_board *a, const df_board *b)
 
 /* The .binpack of n entries, and for each the file offset from which it can be read (its stem
  * and ply count, or its movetext item, all there). */
-static mem ref_encode(const df_nnue_entry *es, size_t n, size_t *ready)
+static dft_mem ref_encode(const df_nnue_entry *es, size_t n, size_t *ready)
 {
-    mem file = {0}, chunk = {0};
+    dft_mem file = {0}, chunk = {0};
     bits text = {0};
     unsigned plies = 0;
     int16_t last_score = 0;
@@ -354,7 +332,7 @@ static mem ref_encode(const df_nnue_entry *es, size_t n, size_t *ready)
 #define END_CHAIN()                                                                                \
     do {                                                                                           \
         const unsigned char np[2] = {(unsigned char)(plies >> 8), (unsigned char)plies};           \
-        mem_put(&chunk, np, 2);                                                                    \
+        dft_mem_put(&chunk, np, 2);                                                                \
         text_at = chunk.len;                                                                       \
         if (plies) bits_to(&chunk, &text);                                                         \
         for (size_t k = 0; k < chain_entries; k++)                                                 \
@@ -371,8 +349,8 @@ static mem ref_encode(const df_nnue_entry *es, size_t n, size_t *ready)
                                     (unsigned char)(chunk.len >> 8),                               \
                                     (unsigned char)(chunk.len >> 16),                              \
                                     (unsigned char)(chunk.len >> 24)};                             \
-        mem_put(&file, h, 8);                                                                      \
-        mem_put(&file, chunk.p, chunk.len);                                                        \
+        dft_mem_put(&file, h, 8);                                                                  \
+        dft_mem_put(&file, chunk.p, chunk.len);                                                    \
         for (size_t k = chunk_first; ready && k < i_end; k++) ready[k] += base;                    \
         chunk.len = 0;                                                                             \
         chunk_first = i_end;                                                                       \
@@ -419,20 +397,6 @@ static mem ref_encode(const df_nnue_entry *es, size_t n, size_t *ready)
 }
 
 /* ---- checks ---- */
-
-static mem write_all(df_nnue_format format, const df_nnue_entry *es, size_t n)
-{
-    mem out = {0};
-    df_nnue_writer *w = df_nnue_writer_to_function(format, mem_write, &out);
-    assert_non_null(w);
-    for (size_t i = 0; i < n; i++) {
-        df_nnue_error err;
-        const df_status s = df_nnue_write(w, &es[i], &err);
-        if (s != DF_OK) fail_msg("entry %zu: %s", i, err.message);
-    }
-    assert_int_equal(DF_OK, df_nnue_writer_close(w));
-    return out;
-}
 
 /* The same entry, as far as the format keeps it. */
 static void assert_same_entry(const df_nnue_entry *want, const df_nnue_entry *got, size_t i,
@@ -493,9 +457,9 @@ static void test_binpack_round_trip(void **state)
                   "with an en-passant square (%u more the library keeps)\n",
                   g->n, castles, promotions, ep_moves, ep_squares, ep_cleared);
     assert_true(castles > 0 && promotions > 0 && ep_moves > 0);
-    mem ours = write_all(DF_NNUE_BINPACK, g->e, g->n);
+    dft_mem ours = dft_nnue_write_all(DF_NNUE_BINPACK, g->e, g->n);
     size_t *ready = calloc(g->n, sizeof *ready);
-    mem ref = ref_encode(g->e, g->n, ready);
+    dft_mem ref = ref_encode(g->e, g->n, ready);
     assert_int_equal(ref.len, ours.len);
     assert_memory_equal(ref.p, ours.p, ref.len);
     for (size_t piece = 0; piece < 8; piece += 7) {
@@ -523,8 +487,8 @@ static void test_binpack_chunks(void **state)
             if (round < 2) e.ply = (uint16_t)(e.ply + 2 * (i % 2));
             dft_entries_add(&many, &e);
         }
-    mem ours = write_all(DF_NNUE_BINPACK, many.e, many.n);
-    mem ref = ref_encode(many.e, many.n, NULL);
+    dft_mem ours = dft_nnue_write_all(DF_NNUE_BINPACK, many.e, many.n);
+    dft_mem ref = ref_encode(many.e, many.n, NULL);
     assert_int_equal(ref.len, ours.len);
     assert_memory_equal(ref.p, ours.p, ref.len);
     size_t chunks = 0;
@@ -553,11 +517,12 @@ static void test_shares(void **state)
 {
     (void)state;
     enum { PARTS = 5 };
-    mem part[PARTS], joined = {0};
+    dft_mem part[PARTS], joined = {0};
     size_t first[PARTS + 1];
     for (size_t k = 0; k <= PARTS; k++) first[k] = generated.n * k / PARTS;
     for (size_t k = 0; k < PARTS; k++) {
-        part[k] = write_all(DF_NNUE_BINPACK, generated.e + first[k], first[k + 1] - first[k]);
+        part[k] =
+            dft_nnue_write_all(DF_NNUE_BINPACK, generated.e + first[k], first[k + 1] - first[k]);
         joined.p = realloc(joined.p, joined.len + part[k].len);
         memcpy(joined.p + joined.len, part[k].p, part[k].len);
         joined.len += part[k].len;
@@ -580,7 +545,7 @@ static void test_shares(void **state)
         assert_int_equal(generated.n, total);
     }
     for (df_nnue_format f = DF_NNUE_PLAIN; f <= DF_NNUE_BIN; f++) {
-        mem all = write_all(f, generated.e, generated.n);
+        dft_mem all = dft_nnue_write_all(f, generated.e, generated.n);
         for (uint32_t world = 2; world <= 3; world++)
             for (uint32_t rank = 0; rank < world; rank++) {
                 readout r = read_share(f, all.p, all.len, 0, rank, world);
@@ -610,7 +575,7 @@ static void test_binpack_truncated(void **state)
     (void)state;
     const size_t n = 150;
     size_t *ready = calloc(n, sizeof *ready);
-    mem file = ref_encode(generated.e, n, ready);
+    dft_mem file = ref_encode(generated.e, n, ready);
     for (size_t cut = 0; cut < file.len; cut++) {
         readout r = read_all(DF_NNUE_BINPACK, file.p, cut, cut % 5);
         size_t want = 0;
@@ -710,8 +675,8 @@ static void test_binpack_hand_made(void **state)
     size_t cleared = 0;
     for (size_t i = 0; i < es.n; i++) cleared += es.e[i].pos.ep < 64 && ref_ep(&es.e[i].pos) < 0;
     assert_true(cleared > 0);
-    mem ours = write_all(DF_NNUE_BINPACK, es.e, es.n);
-    mem ref = ref_encode(es.e, es.n, NULL);
+    dft_mem ours = dft_nnue_write_all(DF_NNUE_BINPACK, es.e, es.n);
+    dft_mem ref = ref_encode(es.e, es.n, NULL);
     assert_int_equal(ref.len, ours.len);
     assert_memory_equal(ref.p, ours.p, ref.len);
     readout r = read_all(DF_NNUE_BINPACK, ours.p, ours.len, 1);
@@ -726,23 +691,23 @@ static void test_binpack_hand_made(void **state)
 
 /* ---- hostile .binpack ---- */
 
-static void put_header(mem *m, const char magic[4], uint32_t size)
+static void put_header(dft_mem *m, const char magic[4], uint32_t size)
 {
     const unsigned char h[8] = {(unsigned char)magic[0],     (unsigned char)magic[1],
                                 (unsigned char)magic[2],     (unsigned char)magic[3],
                                 (unsigned char)size,         (unsigned char)(size >> 8),
                                 (unsigned char)(size >> 16), (unsigned char)(size >> 24)};
-    mem_put(m, h, 8);
+    dft_mem_put(m, h, 8);
 }
 
-static void put_chunk(mem *m, const mem *payload)
+static void put_chunk(dft_mem *m, const dft_mem *payload)
 {
     put_header(m, "BINP", (uint32_t)payload->len);
-    mem_put(m, payload->p, payload->len);
+    dft_mem_put(m, payload->p, payload->len);
 }
 
 /* A stem from (square, nibble) pairs in ascending squares, and the words after them. */
-static void put_stem(mem *m, const int *squares, const unsigned *codes, int n, unsigned move,
+static void put_stem(dft_mem *m, const int *squares, const unsigned *codes, int n, unsigned move,
                      unsigned plyword, unsigned plies)
 {
     unsigned char s[34] = {0};
@@ -757,22 +722,22 @@ static void put_stem(mem *m, const int *squares, const unsigned *codes, int n, u
         s[24 + 2 * i] = (unsigned char)(words[i] >> 8);
         s[25 + 2 * i] = (unsigned char)words[i];
     }
-    mem_put(m, s, sizeof s);
+    dft_mem_put(m, s, sizeof s);
 }
 
 /* Their move word: kind (0 normal), from, to. */
 static unsigned move_word(int from, int to) { return (unsigned)(from << 8 | to << 2); }
 
 /* A chain of one stem (fen, its move) and one movetext item of the given bits. */
-static void put_crafted_chain(mem *m, const char *fen, const char *uci, unsigned plies,
+static void put_crafted_chain(dft_mem *m, const char *fen, const char *uci, unsigned plies,
                               const char *item_bits)
 {
     const df_nnue_entry e = entry_at(fen, uci, 0, 0, 0);
-    mem stem = {0};
+    dft_mem stem = {0};
     ref_stem(&stem, &e);
-    mem_put(m, stem.p, stem.len);
+    dft_mem_put(m, stem.p, stem.len);
     const unsigned char count[2] = {(unsigned char)(plies >> 8), (unsigned char)plies};
-    mem_put(m, count, 2);
+    dft_mem_put(m, count, 2);
     bits b = {0};
     for (const char *c = item_bits; *c; c++) bits_put(&b, (unsigned)(*c - '0'), 1);
     bits_to(m, &b);
@@ -783,9 +748,9 @@ static void put_crafted_chain(mem *m, const char *fen, const char *uci, unsigned
 /* The payload of one chain: the entries' .binpack by the reference encoder, without its chunk
  * header; stored >= 0: the stem's pawn behind that square gets code 12 (the square stored),
  * whether the position allows a capture there or not. */
-static void put_chain(mem *payload, const df_nnue_entry *es, size_t n, int stored)
+static void put_chain(dft_mem *payload, const df_nnue_entry *es, size_t n, int stored)
 {
-    mem file = ref_encode(es, n, NULL);
+    dft_mem file = ref_encode(es, n, NULL);
     unsigned char *stem = file.p + 8;
     if (stored >= 0) {
         const df_bb occ = es[0].pos.color[0] | es[0].pos.color[1];
@@ -795,7 +760,7 @@ static void put_chain(mem *payload, const df_nnue_entry *es, size_t n, int store
         stem[8 + j / 2] =
             (unsigned char)((stem[8 + j / 2] & (0xf0u >> 4 * (j % 2))) | 12u << 4 * (j % 2));
     }
-    mem_put(payload, stem, file.len - 8);
+    dft_mem_put(payload, stem, file.len - 8);
     free(file.p);
 }
 
@@ -853,7 +818,7 @@ static void test_binpack_stem_ep_as_stored(void **state)
           "4k3/8/8/3pP3/8/8/8/4K3 w - d6", "4k3/8/3P4/8/8/8/8/4K3 b - -"}},
     };
     enum { CASES = sizeof cases / sizeof *cases };
-    mem payload = {0};
+    dft_mem payload = {0};
     for (size_t c = 0; c < CASES; c++) {
         dft_entries reached = {0}, stem = {0};
         line_entries(&reached, cases[c].before, (const char *const[]){"d7d5", cases[c].then, NULL});
@@ -864,7 +829,7 @@ static void test_binpack_stem_ep_as_stored(void **state)
         dft_entries_free(&reached);
         dft_entries_free(&stem);
     }
-    mem file = {0};
+    dft_mem file = {0};
     put_chunk(&file, &payload);
     readout r = read_all(DF_NNUE_BINPACK, file.p, file.len, 3);
     if (r.nerrors) fail_msg("%s", r.errors[0].message);
@@ -887,13 +852,13 @@ static void test_binpack_stem_ep_as_stored(void **state)
     char fen[DF_FEN_MAX];
     df_nnue_fen(fen, sizeof fen, &r.entries[2].pos);
     assert_non_null(strstr(fen, " w - - "));
-    mem back = write_all(DF_NNUE_BINPACK, r.entries, r.n);
+    dft_mem back = dft_nnue_write_all(DF_NNUE_BINPACK, r.entries, r.n);
     assert_int_equal(file.len, back.len);
     assert_memory_equal(file.p, back.p, file.len);
     /* The push and the position after it as two stems, the second storing a square no pawn
      * can take: their writer keeps them apart (the position after the push, its square put
      * through the rule, is not the stem's), where the rule on both sides would chain them. */
-    mem split = {0}, split_file = {0};
+    dft_mem split = {0}, split_file = {0};
     for (size_t c = 0; c < 2; c++) {
         dft_entries reached = {0};
         line_entries(&reached, cases[c].before, (const char *const[]){"d7d5", cases[c].then, NULL});
@@ -904,7 +869,7 @@ static void test_binpack_stem_ep_as_stored(void **state)
     put_chunk(&split_file, &split);
     readout sr = read_all(DF_NNUE_BINPACK, split_file.p, split_file.len, 0);
     assert_int_equal(4, sr.n);
-    mem split_back = write_all(DF_NNUE_BINPACK, sr.entries, sr.n);
+    dft_mem split_back = dft_nnue_write_all(DF_NNUE_BINPACK, sr.entries, sr.n);
     assert_int_equal(split_file.len, split_back.len);
     assert_memory_equal(split_file.p, split_back.p, split_file.len);
     readout_free(&sr);
@@ -914,7 +879,7 @@ static void test_binpack_stem_ep_as_stored(void **state)
     /* .plain and .bin store the square too (nnue-pytorch's writers do), and their readers put
      * it through the rule: a square no pawn can take is gone once read back. */
     for (df_nnue_format f = DF_NNUE_PLAIN; f <= DF_NNUE_BIN; f++) {
-        mem other = write_all(f, r.entries, r.n);
+        dft_mem other = dft_nnue_write_all(f, r.entries, r.n);
         for (size_t c = 0; c < CASES; c++)
             if (f == DF_NNUE_BIN) assert_int_equal(DF_D6, bin_ep_field(other.p + 40 * (4 * c + 2)));
         if (f == DF_NNUE_PLAIN)
@@ -941,7 +906,7 @@ static void test_binpack_hostile(void **state)
 {
     (void)state;
     const size_t good_n = 40;
-    mem good = write_all(DF_NNUE_BINPACK, generated.e, good_n);
+    dft_mem good = dft_nnue_write_all(DF_NNUE_BINPACK, generated.e, good_n);
     static const int k_only[] = {DF_E1, DF_E8};
     typedef struct {
         const char *what;
@@ -950,7 +915,7 @@ static void test_binpack_hostile(void **state)
         size_t before; /* entries it gives first */
     } expect;
     for (int c = 0;; c++) {
-        mem bad = {0}, payload = {0};
+        dft_mem bad = {0}, payload = {0};
         expect x = {NULL, DF_NNUE_ERR_NONE, 0, 0};
         const unsigned codes_kings[2] = {10, 11};
         switch (c) {
@@ -1069,9 +1034,9 @@ static void test_binpack_hostile(void **state)
             break;
         }
         if (payload.len) put_chunk(&bad, &payload);
-        mem file = {0};
-        mem_put(&file, bad.p, bad.len);
-        mem_put(&file, good.p, good.len);
+        dft_mem file = {0};
+        dft_mem_put(&file, bad.p, bad.len);
+        dft_mem_put(&file, good.p, good.len);
         readout r = read_all(DF_NNUE_BINPACK, file.p, file.len, 0);
         if (r.nerrors != 1 || r.errors[0].kind != x.kind || r.errors[0].where != 0 ||
             r.errors[0].offset != x.offset || r.entries_before[0] != x.before ||
@@ -1103,10 +1068,10 @@ static void test_binpack_hostile(void **state)
 static void test_binpack_claim_not_believed(void **state)
 {
     (void)state;
-    mem file = {0};
+    dft_mem file = {0};
     put_header(&file, "BINP", DF_BINPACK_CHUNK_MAX);
     const unsigned char junk[20] = {0}; /* fewer bytes than a stem */
-    mem_put(&file, junk, sizeof junk);
+    dft_mem_put(&file, junk, sizeof junk);
     struct rlimit old;
     assert_int_equal(0, getrlimit(RLIMIT_AS, &old));
 #ifndef DFT_SANITIZED
@@ -1157,7 +1122,7 @@ static void test_read_error(void **state)
     (void)state;
     const size_t n = 300;
     size_t *ready = calloc(n, sizeof *ready);
-    mem file = ref_encode(generated.e, n, ready);
+    dft_mem file = ref_encode(generated.e, n, ready);
     const size_t cut = file.len / 2;
     dft_memory s = {file.p, file.len, 0, 3, cut};
     df_nnue_reader *r = df_nnue_reader_from_function(DF_NNUE_BINPACK, dft_memory_read, &s);
@@ -1188,7 +1153,7 @@ static void test_read_error_alone(void **state)
 {
     (void)state;
     for (int f = 0; f < DF_NNUE_FORMATS; f++) {
-        mem file = {0};
+        dft_mem file = {0};
         if (f == DF_NNUE_PGN) {
             uint64_t rng = dft_seed ^ 0xcafe;
             const df_board start = dft_fen(DF_FEN_START);
@@ -1196,10 +1161,10 @@ static void test_read_error_alone(void **state)
             for (int g = 0; g < 3; g++)
                 assert_true(
                     pgngen_game(&text, &rng, &start, false, 20, PGNGEN_EVALS, (uint64_t)g, NULL));
-            mem_put(&file, text.text, text.len);
+            dft_mem_put(&file, text.text, text.len);
             pgngen_text_free(&text);
         } else {
-            file = write_all((df_nnue_format)f, generated.e, 12);
+            file = dft_nnue_write_all((df_nnue_format)f, generated.e, 12);
         }
         readout whole = read_all((df_nnue_format)f, file.p, file.len, 0);
         assert_int_equal(0, whole.nerrors);
@@ -1324,7 +1289,7 @@ static void test_pgn_entries(void **state)
     assert_int_equal(counts.no_eval, unscored);
     df_nnue_reader_free(r);
     /* PGN is read only; options are a PGN reader's. */
-    assert_null(df_nnue_writer_to_function(DF_NNUE_PGN, mem_write, &(mem){0}));
+    assert_null(df_nnue_writer_to_function(DF_NNUE_PGN, dft_mem_write, &(dft_mem){0}));
     assert_int_equal(DF_ERR_ARGUMENT,
                      df_nnue_writer_open(&(df_nnue_writer *){NULL}, "x.pgn", DF_NNUE_PGN));
     m.pos = 0;
@@ -1367,7 +1332,7 @@ static void test_plain_and_bin_round_trip(void **state)
         for (size_t i = 0; i < generated.n; i++)
             if (f == DF_NNUE_PLAIN || generated.e[i].pos.halfmove <= 127)
                 dft_entries_add(&kept, &generated.e[i]);
-        mem out = write_all((df_nnue_format)f, kept.e, kept.n);
+        dft_mem out = dft_nnue_write_all((df_nnue_format)f, kept.e, kept.n);
         if (f == DF_NNUE_BIN) {
             assert_int_equal(40 * kept.n, out.len);
             assert_int_equal(0xff, out.p[39]);
@@ -1435,15 +1400,15 @@ static void test_plain_hostile(void **state)
     memcpy(longline, "score ", 6);
     longline[sizeof longline - 1] = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        mem text = {0};
+        dft_mem text = {0};
         if (cases[c].text) {
-            mem_put(&text, cases[c].text, cases[c].len ? cases[c].len : strlen(cases[c].text));
+            dft_mem_put(&text, cases[c].text, cases[c].len ? cases[c].len : strlen(cases[c].text));
         } else {
             static const char head[] = "fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n";
-            mem_put(&text, head, sizeof head - 1);
-            mem_put(&text, longline, strlen(longline));
+            dft_mem_put(&text, head, sizeof head - 1);
+            dft_mem_put(&text, longline, strlen(longline));
             static const char tail[] = "\nmove e1e2\nply 0\nresult 0\ne\n";
-            mem_put(&text, tail, sizeof tail - 1);
+            dft_mem_put(&text, tail, sizeof tail - 1);
         }
         /* the byte where the error's line starts */
         size_t offset = 0;
@@ -1452,8 +1417,8 @@ static void test_plain_hostile(void **state)
                 (size_t)((const unsigned char *)memchr(text.p + offset, '\n', text.len - offset) -
                          (text.p + offset)) +
                 1;
-        mem_put(&text, "unknown key\n", 12);
-        mem_put(&text, good, sizeof good - 1);
+        dft_mem_put(&text, "unknown key\n", 12);
+        dft_mem_put(&text, good, sizeof good - 1);
         readout r = read_all(DF_NNUE_PLAIN, text.p, text.len, 0);
         if (r.nerrors != 1 || r.errors[0].kind != cases[c].kind ||
             r.errors[0].where != cases[c].line || r.errors[0].offset != offset || r.n != 1)
@@ -1487,14 +1452,14 @@ static void test_plain_other_programs_lines(void **state)
     memset(comment, 'x', big);
     memcpy(comment, "comment ", 8);
     comment[big / 2] = '\0'; /* a control byte in a value nobody reads */
-    mem text = {0};
-    mem_put(&text, record, sizeof record - 1);
-    mem_put(&text, comment, big);
-    mem_put(&text, "\n", 1);
-    mem_put(&text, record, 61); /* the fen line */
-    mem_put(&text, comment, big);
-    mem_put(&text, "\n", 1);
-    mem_put(&text, record + 61, sizeof record - 1 - 61);
+    dft_mem text = {0};
+    dft_mem_put(&text, record, sizeof record - 1);
+    dft_mem_put(&text, comment, big);
+    dft_mem_put(&text, "\n", 1);
+    dft_mem_put(&text, record, 61); /* the fen line */
+    dft_mem_put(&text, comment, big);
+    dft_mem_put(&text, "\n", 1);
+    dft_mem_put(&text, record + 61, sizeof record - 1 - 61);
     readout r = read_all(DF_NNUE_PLAIN, text.p, text.len, 0);
     if (r.nerrors) fail_msg("%zu errors: %s", r.nerrors, r.errors[0].message);
     assert_int_equal(2, r.n);
@@ -1515,8 +1480,8 @@ static void test_plain_chess960_castling(void **state)
     assert_int_equal(DF_OK, df_fen_parse(&e.pos, start, strlen(start), DF_FEN_CHESS960, NULL));
     assert_true(e.pos.chess960);
     assert_int_equal(DF_OK, df_move_from_uci(&e.move, &e.pos, "g1f3", 4));
-    mem out = {0};
-    df_nnue_writer *w = df_nnue_writer_to_function(DF_NNUE_PLAIN, mem_write, &out);
+    dft_mem out = {0};
+    df_nnue_writer *w = df_nnue_writer_to_function(DF_NNUE_PLAIN, dft_mem_write, &out);
     assert_non_null(w);
     assert_int_equal(DF_OK, df_nnue_write(w, &e, NULL));
     assert_int_equal(DF_OK, df_nnue_writer_close(w));
@@ -1591,10 +1556,10 @@ static void test_bin_hostile(void **state)
         {make_sfen(true, 0x7, 5, -1, DF_E1, DF_E3, 1), DF_NNUE_ERR_ILLEGAL},   /* e1e3 */
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        mem file = {0};
-        mem_put(&file, good.rec, 40);
-        mem_put(&file, cases[c].rec.rec, 40);
-        mem_put(&file, good.rec, 40);
+        dft_mem file = {0};
+        dft_mem_put(&file, good.rec, 40);
+        dft_mem_put(&file, cases[c].rec.rec, 40);
+        dft_mem_put(&file, good.rec, 40);
         readout r = read_all(DF_NNUE_BIN, file.p, file.len, 0);
         if (r.nerrors != 1 || r.errors[0].kind != cases[c].kind || r.errors[0].where != 1 ||
             r.errors[0].offset != 40 || r.n != 2)
@@ -1666,9 +1631,9 @@ static void test_writer_refusals(void **state)
                          "a3a4", 0, 0, 0);
     kinds[nbad++] = DF_NNUE_ERR_POSITION;   /* 48 pieces: more than any format's rows hold */
     for (int f = 0; f < DF_NNUE_PGN; f++) { /* the formats a writer writes */
-        mem with = {0}, without = {0};
-        df_nnue_writer *w = df_nnue_writer_to_function((df_nnue_format)f, mem_write, &with);
-        df_nnue_writer *w2 = df_nnue_writer_to_function((df_nnue_format)f, mem_write, &without);
+        dft_mem with = {0}, without = {0};
+        df_nnue_writer *w = df_nnue_writer_to_function((df_nnue_format)f, dft_mem_write, &with);
+        df_nnue_writer *w2 = df_nnue_writer_to_function((df_nnue_format)f, dft_mem_write, &without);
         size_t refused960 = 0, written960 = 0;
         for (size_t i = 0; i < 60; i++) {
             df_nnue_error err;
@@ -1718,21 +1683,21 @@ static void test_writer_refusals(void **state)
 
 /* ---- a file writer: the old file or the whole new one ---- */
 
-static mem file_bytes(const char *path)
+static dft_mem file_bytes(const char *path)
 {
-    mem m = {0};
+    dft_mem m = {0};
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     unsigned char buf[8192];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) mem_put(&m, buf, n);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) dft_mem_put(&m, buf, n);
     fclose(f);
     return m;
 }
 
-static void assert_file_is(const char *path, const mem *want)
+static void assert_file_is(const char *path, const dft_mem *want)
 {
-    mem got = file_bytes(path);
+    dft_mem got = file_bytes(path);
     if (got.len != want->len || memcmp(got.p, want->p, want->len))
         fail_msg("%s: %zu bytes, not the %zu expected", path, got.len, want->len);
     free(got.p);
@@ -1782,7 +1747,7 @@ static void test_writer_file(void **state)
         struct stat st;
         assert_int_equal(0, stat(path, &st));
         assert_int_equal(0666 & ~mask, st.st_mode & 0777);
-        mem whole = file_bytes(path);
+        dft_mem whole = file_bytes(path);
         assert_true(whole.len > 0);
         df_nnue_reader *r;
         assert_int_equal(DF_OK, df_nnue_reader_open(&r, path, (df_nnue_format)f));
@@ -1838,7 +1803,7 @@ static void test_writer_file(void **state)
         assert_int_equal(DF_ERR_IO, df_nnue_writer_close(w));
         snprintf(want, sizeof want, "%s taken%s", name, ext[f]);
         dft_assert_folder(folder, want);
-        assert_file_is(inside, &(mem){(unsigned char *)"x", 1, 1});
+        assert_file_is(inside, &(dft_mem){(unsigned char *)"x", 1, 1});
         unlink(inside);
         rmdir(other);
         /* Through a symbolic link: the file it names is replaced, the link stays. */
@@ -1851,7 +1816,7 @@ static void test_writer_file(void **state)
         assert_int_equal(DF_OK, df_nnue_writer_close(w));
         assert_true(readlink(link, target, sizeof target - 1) > 0);
         assert_string_equal(name, target);
-        mem part = file_bytes(path);
+        dft_mem part = file_bytes(path);
         assert_true(part.len > 0 && part.len < whole.len);
         free(part.p);
         unlink(link);
@@ -1865,8 +1830,8 @@ static void test_writer_file(void **state)
     assert_null(df_nnue_writer_temp_path(w));
     assert_int_equal(DF_OK, write_some(w, 100));
     df_nnue_writer_discard(w);
-    mem out = {0};
-    w = df_nnue_writer_to_function(DF_NNUE_BINPACK, mem_write, &out);
+    dft_mem out = {0};
+    w = df_nnue_writer_to_function(DF_NNUE_BINPACK, dft_mem_write, &out);
     assert_null(df_nnue_writer_temp_path(w));
     assert_int_equal(DF_OK, write_some(w, 100));
     df_nnue_writer_discard(w);

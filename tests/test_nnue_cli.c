@@ -800,6 +800,11 @@ static void test_usage(void **state)
         DFT_ARGS("nnue", "--skip", "default", "--seed", "-1", "x.binpack"),
         DFT_ARGS("nnue", "--skip", "default", "--seed", "18446744073709551616", "x.binpack"),
         DFT_ARGS("nnue", "--fens", "--json", "--skip", "default"),
+        DFT_ARGS("nnue", "--fens", "--json", "--shuffle", "10"),
+        DFT_ARGS("nnue", "--shuffle", "-1", "x.binpack"),
+        DFT_ARGS("nnue", "--shuffle", "x", "x.binpack"),
+        DFT_ARGS("nnue", "--shuffle", "4294967296", "x.binpack"),
+        DFT_ARGS("nnue", "--shuffle", "0", "--seed", "1", "x.binpack"),
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         dft_result r = dft_run(DFT_PROGRAM, bad[i], "", 0, NULL);
@@ -881,6 +886,102 @@ static void test_skip(void **state)
     dft_entries_free(&kept);
     unlink(out);
     unlink(bp);
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of text, sorted, joined again. */
+static char *sorted_lines(const char *text, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) n += text[i] == '\n';
+    char *copy = malloc(len + 1), **line = malloc((n + 1) * sizeof *line), *out = malloc(len + 1);
+    assert_true(copy && line && out);
+    memcpy(copy, text, len);
+    copy[len] = 0;
+    size_t k = 0;
+    for (char *p = copy, *nl; k < n && (nl = strchr(p, '\n')); p = nl + 1) {
+        *nl = 0;
+        line[k++] = p;
+    }
+    qsort(line, k, sizeof *line, by_text);
+    size_t at = 0;
+    for (size_t i = 0; i < k; i++) {
+        const size_t l = strlen(line[i]);
+        memcpy(out + at, line[i], l);
+        out[at + l] = '\n';
+        at += l + 1;
+    }
+    out[at] = 0;
+    free(copy);
+    free(line);
+    return out;
+}
+
+/* --shuffle: the same lines as the files' order, in another order; the same for a seed and
+ * any --threads, another for another seed; --write makes a copy in that order; the summary
+ * counts every entry. */
+static void test_shuffle(void **state)
+{
+    (void)state;
+    char bp[128], bin[128], out[160];
+    write_entries(bp, sizeof bp, ".binpack", &games);
+    write_entries(bin, sizeof bin, ".bin", &games);
+    dft_result plain = dft_run(
+        DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", bp, bin), "", 0, NULL);
+    assert_int_equal(0, plain.status);
+    char *want = sorted_lines(plain.out, plain.out_len);
+    dft_result first = dft_run(DFT_PROGRAM,
+                               DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", "--shuffle",
+                                        "700", "--seed", "3", "--threads", "1", bp, bin),
+                               "", 0, NULL);
+    assert_int_equal(0, first.status);
+    char *got = sorted_lines(first.out, first.out_len);
+    assert_string_equal(want, got);
+    assert_int_equal(plain.out_len, first.out_len);
+    assert_true(memcmp(plain.out, first.out, plain.out_len) != 0);
+    static const char *const threads[] = {"1", "3"};
+    for (int t = 0; t < 2; t++) {
+        dft_result again =
+            dft_run(DFT_PROGRAM,
+                    DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", "--shuffle", "700",
+                             "--seed", "3", "--threads", threads[t], bp, bin),
+                    "", 0, NULL);
+        assert_int_equal(first.out_len, again.out_len);
+        assert_memory_equal(first.out, again.out, first.out_len);
+        dft_done(&again);
+    }
+    dft_result other = dft_run(DFT_PROGRAM,
+                               DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", "--shuffle",
+                                        "700", "--seed", "4", bp, bin),
+                               "", 0, NULL);
+    assert_true(other.out_len == first.out_len && memcmp(other.out, first.out, first.out_len));
+    dft_done(&other);
+    /* A shuffled copy holds the entries in the order the shuffle gave them. */
+    snprintf(out, sizeof out, "%s.shuffled.binpack", bp);
+    dft_result r = dft_run(
+        DFT_PROGRAM, DFT_ARGS("nnue", "--write", out, "--shuffle", "700", "--seed", "3", bp, bin),
+        "", 0, NULL);
+    assert_int_equal(0, r.status);
+    char head[64];
+    snprintf(head, sizeof head, "%zu entries, 0 errors, ", 2 * games.n);
+    assert_memory_equal(head, r.out, strlen(head));
+    dft_done(&r);
+    r = dft_run(DFT_PROGRAM, DFT_ARGS("nnue", "--json", "--features", "HalfKAv2_hm", out), "", 0,
+                NULL);
+    assert_int_equal(first.out_len, r.out_len);
+    assert_memory_equal(first.out, r.out, first.out_len);
+    dft_done(&r);
+    free(want);
+    free(got);
+    dft_done(&plain);
+    dft_done(&first);
+    unlink(out);
+    unlink(bp);
+    unlink(bin);
 }
 
 /* Standard output that cannot be written: exit status 1 and a message. */
@@ -1135,6 +1236,7 @@ int main(void)
         cmocka_unit_test(test_stem_ep_as_stored),
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_skip),
+        cmocka_unit_test(test_shuffle),
         cmocka_unit_test(test_output_error),
         cmocka_unit_test(test_write_not_over_input),
         cmocka_unit_test(test_write_interrupted),

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* NNUE training data for Python: _nnue_batches, the entries of .binpack, .plain and .bin
- * sources read on a thread of the extension's own (one share of them for a DDP rank),
- * nnue-pytorch's skip predicate asked in input order, each full batch's feature rows computed
- * on the library's threads, handed to the iterator as numpy arrays in nnue-pytorch's
- * SparseBatch layout over memory that goes back to a pool; and _nnue_features, the rows of
- * FENs. */
+/* NNUE training data for Python: _nnue_batches, the entries of .binpack, .plain, .bin and PGN
+ * sources read on a thread of the extension's own through the library's stream (one share of
+ * each source for a DDP rank, nnue-pytorch's skip predicate, its shuffle, cyclic reading), each
+ * full batch's feature rows computed on the library's threads, handed to the iterator as numpy
+ * arrays in nnue-pytorch's SparseBatch layout over memory that goes back to a pool; and
+ * _nnue_features, the rows of FENs. */
 #include "_queue.h"
 #include "_rows.h"
 #include "_source.h"
@@ -98,9 +98,13 @@ typedef struct {
     PyObject_HEAD dfpy_queue q;
     bool ready;
     /* set up before the run */
-    PyObject **sources; /* and each one's format */
+    PyObject **sources; /* and each one's format, size (0: not known) and start */
     df_nnue_format *formats;
+    uint64_t *sizes;
+    long long *starts; /* a file object read again: where it is sought first; -1: not sought */
     size_t nsources;
+    size_t shuffle; /* df_nnue_stream_options' */
+    bool cyclic;
     size_t batch_size;
     df_nnue_set set;
     uint32_t width, rank, world;
@@ -110,6 +114,9 @@ typedef struct {
     uint64_t seed;
     df_nnue_pgn_options pgn; /* how PGN sources make entries */
     /* the run */
+    dfpy_source *open; /* each source being read (the stream's open hook opens it) */
+    bool *read_failed; /* its source's read failed in this pass */
+    df_nnue_stream *stream;
     nbatch *filling;
     /* The counts: the reader's own, published under q.lock with each batch and at each
      * source's end (a lock an entry cost several per cent of the whole). */
@@ -121,6 +128,7 @@ typedef struct {
     PyObject *empty;                         /* PGN sources that gave no entry: (index, why) */
     PyObject *exc_type, *exc_value, *exc_tb; /* what stopped the run */
     bool failed;                             /* out of memory */
+    bool halted;                             /* an exception kept (exc_*) ends the run */
     bool refused; /* a batch had a row cut short (its ValueError kept in exc_*) */
 } NnueBatches;
 
@@ -242,6 +250,13 @@ static void keep_exception(NnueBatches *self)
 
 static void publish(NnueBatches *self)
 {
+    df_nnue_stream_counts c;
+    df_nnue_stream_counts_of(&c, self->stream);
+    if (self->stream) {
+        self->counted.entries = c.entries;
+        self->counted.kept = c.kept;
+        self->counted.skipped = c.skipped;
+    }
     pthread_mutex_lock(&self->q.lock);
     self->published = self->counted;
     pthread_mutex_unlock(&self->q.lock);
@@ -315,35 +330,114 @@ static int note_empty(NnueBatches *self, size_t k, const df_nnue_pgn_counts *c)
     return r;
 }
 
-/* Reads source k to its end (or a stop); false when the run must stop. */
-static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
+/* Whether the run must stop: a stop asked for, an exception kept, out of memory, a cut row. */
+static bool must_stop(NnueBatches *self)
 {
+    return self->failed || self->refused || self->halted || dfpy_queue_stopped(&self->q);
+}
+
+static bool stream_must_stop(void *ctx) { return must_stop(ctx); }
+
+/* With the GIL: the exception set ends the run (the first one is raised). */
+static void halt(NnueBatches *self)
+{
+    keep_exception(self);
+    self->halted = true;
+}
+
+/* The stream's open hook: source k opened (a file object read again sought back to where the
+ * run began it) and a reader on it. A path that cannot be opened is noted for SourceError
+ * (NULL: the stream goes on without it); any other exception ends the run. */
+static df_nnue_reader *open_source(void *ctx, size_t k)
+{
+    NnueBatches *self = ctx;
+    dfpy_source *src = &self->open[k];
     PyObject *obj = self->sources[k];
-    const df_nnue_format format = self->formats[k];
-    dfpy_source src;
     PyGILState_STATE g = PyGILState_Ensure();
-    const int opened = dfpy_source_open(&src, obj, NULL);
-    bool stop = opened < 0 && dfpy_open_failed(self->failures, (long)k, obj) < 0;
-    if (stop) keep_exception(self);
+    PyObject *sought =
+        self->starts[k] < 0 ? Py_None : PyObject_CallMethod(obj, "seek", "L", self->starts[k]);
+    int opened = sought ? dfpy_source_open(src, obj, NULL) : -1;
+    if (sought != Py_None) Py_XDECREF(sought);
+    if (opened < 0 && (!sought || dfpy_open_failed(self->failures, (long)k, obj) < 0)) halt(self);
     PyGILState_Release(g);
-    if (opened < 0) return !stop;
-    src.own_thread = true;
-    df_source_set_interrupt(src.source, &(df_interrupt){stop_requested, self});
-    df_nnue_reader *r = df_nnue_reader_from_function(format, read_source, src.source);
-    bool io_failed = false;
-    if (!r || df_nnue_reader_set_share(r, self->rank, self->world) != DF_OK ||
-        (format == DF_NNUE_PGN && df_nnue_reader_set_pgn(r, &self->pgn) != DF_OK))
-        self->failed = true;
+    if (opened < 0) return NULL;
+    src->own_thread = true;
+    df_source_set_interrupt(src->source, &(df_interrupt){stop_requested, self});
+    self->read_failed[k] = false;
+    df_nnue_reader *r = df_nnue_reader_from_function(self->formats[k], read_source, src->source);
+    if (r) return r;
+    self->failed = true;
+    g = PyGILState_Ensure();
+    dfpy_source_close(src);
+    PyGILState_Release(g);
+    return NULL;
+}
+
+/* The stream's close hook: source k's counts kept, its reader freed, and then (with the GIL) a
+ * PGN source read whole without an entry noted, a failed read noted for SourceError (a file
+ * object's exception ends the run), the source closed. */
+static void close_source(void *ctx, size_t k, df_nnue_reader *r, bool whole)
+{
+    NnueBatches *self = ctx;
+    dfpy_source *src = &self->open[k];
+    df_nnue_pgn_counts c;
+    df_nnue_reader_pgn_counts(r, &c);
+    df_nnue_reader_free(r);
+    add_pgn_counts(&self->counted.pgn, &c);
+    publish(self);
+    PyGILState_STATE g = PyGILState_Ensure();
+    const bool stop = must_stop(self);
+    if (self->formats[k] == DF_NNUE_PGN && whole && !stop && !self->read_failed[k] && !c.entries &&
+        note_empty(self, k, &c) < 0)
+        halt(self);
+    if (!stop && self->read_failed[k] && dfpy_read_failed(src, (long)k, self->failures) < 0)
+        halt(self);
+    dfpy_source_close(src);
+    PyGILState_Release(g);
+}
+
+/* The stream over the sources, as the run's options say; NULL when out of memory. */
+static df_nnue_stream *make_stream(NnueBatches *self)
+{
+    df_nnue_stream_input *in = calloc(self->nsources + 1, sizeof *in);
+    if (!in) return NULL;
+    for (size_t k = 0; k < self->nsources; k++)
+        in[k] = (df_nnue_stream_input){NULL, self->formats[k], self->sizes[k]};
+    df_nnue_stream_options o = {0};
+    o.shuffle = self->shuffle;
+    o.cyclic = self->cyclic;
+    o.rank = self->rank;
+    o.world = self->world;
+    o.skip = self->use_skip ? &self->skip : NULL;
+    o.seed = self->seed;
+    o.pgn = self->pgn;
+    o.open = open_source;
+    o.close = close_source;
+    o.ctx = self;
+    const df_interrupt stop = {stream_must_stop, self};
+    o.interrupt = &stop;
+    df_nnue_stream *s;
+    const df_status made = df_nnue_stream_new(&s, in, self->nsources, &o);
+    free(in);
+    return made == DF_OK ? s : NULL;
+}
+
+static void *producer(void *arg)
+{
+    NnueBatches *self = arg;
+    if (!(self->stream = make_stream(self))) self->failed = true;
     df_nnue_entry e;
     df_nnue_error err;
+    size_t k = 0;
     /* Stopped, the rest of a chunk (of up to 100 MiB) is not decoded. */
-    for (df_nnue_next got; r && !self->failed && !self->refused && !dfpy_queue_stopped(&self->q) &&
-                           (got = df_nnue_read_next(r, &e, &err));) {
+    for (df_nnue_next got;
+         !must_stop(self) && (got = df_nnue_stream_next(self->stream, &e, &err, &k));) {
         if (got == DF_NNUE_ERROR) {
             /* The source's own failure is the source's (SourceError, or the file object's
              * exception), as pgn_batches has it; the others are the batch's errors. */
-            if (err.kind == DF_NNUE_ERR_IO && (src.failed || df_source_error(src.source))) {
-                io_failed = true;
+            if (k < self->nsources && err.kind == DF_NNUE_ERR_IO &&
+                (self->open[k].failed || df_source_error(self->open[k].source))) {
+                self->read_failed[k] = true;
                 continue;
             }
             self->counted.errors++;
@@ -351,50 +445,20 @@ static bool read_one(NnueBatches *self, size_t k, df_nnue_skip *skip)
                 self->failed = true;
             continue;
         }
-        self->counted.entries++;
-        if (skip && df_nnue_skip_entry(skip, &e.pos, e.move, e.score, e.ply, e.result)) {
-            self->counted.skipped++;
-            continue;
-        }
-        self->counted.kept++;
         if (!filling(self)) break;
         nbatch_put(self->filling, &e);
         if (self->filling->n == self->batch_size && !emit(self)) break;
     }
-    df_nnue_pgn_counts c;
-    df_nnue_reader_pgn_counts(r, &c);
-    df_nnue_reader_free(r);
-    add_pgn_counts(&self->counted.pgn, &c);
-    publish(self);
-    g = PyGILState_Ensure();
-    stop = self->failed || self->refused || dfpy_queue_stopped(&self->q);
-    if (format == DF_NNUE_PGN && !stop && !io_failed && !c.entries && note_empty(self, k, &c) < 0) {
-        stop = true;
-        keep_exception(self);
-    }
-    if (!stop && io_failed) {
-        stop = dfpy_read_failed(&src, (long)k, self->failures) < 0;
-        if (stop) keep_exception(self);
-    }
-    dfpy_source_close(&src);
-    PyGILState_Release(g);
-    return !stop;
-}
-
-static void *producer(void *arg)
-{
-    NnueBatches *self = arg;
-    df_nnue_skip *skip = NULL;
-    if (self->use_skip && !(skip = df_nnue_skip_new(&self->skip, self->seed))) self->failed = true;
-    for (size_t k = 0; !self->failed && !self->refused && k < self->nsources; k++)
-        if (!read_one(self, k, skip)) break;
-    /* The last, short batch (the errors at the end too). */
+    /* The last, short batch (the errors at the end too), before an exception that ended the
+     * run is raised. */
     if (self->filling && !self->failed && !self->refused && !dfpy_queue_stopped(&self->q) &&
         (self->filling->n || self->filling->nerrors))
         emit(self);
     nbatch_free(self->filling);
     self->filling = NULL;
-    df_nnue_skip_free(skip);
+    df_nnue_stream_free(self->stream); /* the sources still open closed */
+    self->stream = NULL;
+    publish(self);
     dfpy_queue_finish(&self->q);
     return NULL;
 }
@@ -483,6 +547,10 @@ static void NnueBatches_dealloc(NnueBatches *self)
     for (size_t k = 0; k < self->nsources; k++) Py_DECREF(self->sources[k]);
     free(self->sources);
     free(self->formats);
+    free(self->sizes);
+    free(self->starts);
+    free(self->open);
+    free(self->read_failed);
     Py_XDECREF(self->failures);
     Py_XDECREF(self->empty);
     Py_XDECREF(self->exc_type);
@@ -579,20 +647,29 @@ static int set_arg(df_nnue_set *set, PyObject *features)
     return -1;
 }
 
-/* specs: a list of (source, format number). 0, or -1 with an exception. */
+/* specs: a list of (source, format number[, size in bytes (0: not known)[, where a file object
+ * read again is sought first (-1: never)]]). 0, or -1 with an exception. */
 static int make_specs(NnueBatches *self, PyObject *specs)
 {
     const size_t n = (size_t)PyList_GET_SIZE(specs);
     self->sources = calloc(n + 1, sizeof *self->sources);
     self->formats = calloc(n + 1, sizeof *self->formats);
-    if (!self->sources || !self->formats) {
+    self->sizes = calloc(n + 1, sizeof *self->sizes);
+    self->starts = calloc(n + 1, sizeof *self->starts);
+    self->open = calloc(n + 1, sizeof *self->open);
+    self->read_failed = calloc(n + 1, sizeof *self->read_failed);
+    if (!self->sources || !self->formats || !self->sizes || !self->starts || !self->open ||
+        !self->read_failed) {
         PyErr_NoMemory();
         return -1;
     }
     for (size_t k = 0; k < n; k++) {
         PyObject *obj;
         int format;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(specs, (Py_ssize_t)k), "Oi", &obj, &format))
+        unsigned long long size = 0;
+        long long start = -1;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(specs, (Py_ssize_t)k), "Oi|KL", &obj, &format, &size,
+                              &start))
             return -1;
         if (format < 0 || format >= DF_NNUE_FORMATS)
             return PyErr_Format(PyExc_ValueError, "format %d is not 0 to %d", format,
@@ -600,25 +677,31 @@ static int make_specs(NnueBatches *self, PyObject *specs)
                    -1;
         Py_INCREF(obj);
         self->sources[self->nsources] = obj;
+        self->sizes[self->nsources] = size;
+        self->starts[self->nsources] = start;
         self->formats[self->nsources++] = (df_nnue_format)format;
     }
     return 0;
 }
 
 /* _nnue_batches(specs, batch_size, features, skip, threads, rank, world_size, seed,
- * score_units, keep_no_eval): specs a list of (source, format number); rank and world_size
- * checked by the caller; score_units 0 (Stockfish's) or 1 (centipawns). */
+ * score_units, keep_no_eval[, shuffle, cyclic]): specs as make_specs takes them; rank and
+ * world_size checked by the caller; score_units 0 (Stockfish's) or 1 (centipawns); shuffle the
+ * entries shuffled together (0: the sources' order), cyclic: read again and again. */
 static PyObject *py_nnue_batches(PyObject *unused, PyObject *args)
 {
     (void)unused;
     PyObject *specs, *features, *skip, *threads;
     Py_ssize_t batch_size;
     unsigned int rank, world;
-    unsigned long long seed;
-    int units, keep_no_eval;
-    if (!PyArg_ParseTuple(args, "O!nOOOIIKip", &PyList_Type, &specs, &batch_size, &features, &skip,
-                          &threads, &rank, &world, &seed, &units, &keep_no_eval))
+    unsigned long long seed, shuffle = 0;
+    int units, keep_no_eval, cyclic = 0;
+    if (!PyArg_ParseTuple(args, "O!nOOOIIKip|Kp", &PyList_Type, &specs, &batch_size, &features,
+                          &skip, &threads, &rank, &world, &seed, &units, &keep_no_eval, &shuffle,
+                          &cyclic))
         return NULL;
+    if (shuffle > DF_NNUE_STREAM_SHUFFLE_MAX)
+        return PyErr_Format(PyExc_ValueError, "shuffle must be 0 to 2**32 - 1 entries");
     /* Below 2^31 rows, a batch's bytes (rows of 288 at most) fit in a size_t. */
     if (batch_size < 1 || batch_size > INT32_MAX)
         return PyErr_Format(PyExc_ValueError, "batch_size must be 1 to 2**31 - 1");
@@ -630,6 +713,8 @@ static PyObject *py_nnue_batches(PyObject *unused, PyObject *args)
     self->rank = rank;
     self->world = world;
     self->seed = seed;
+    self->shuffle = (size_t)shuffle;
+    self->cyclic = cyclic != 0;
     self->pgn = (df_nnue_pgn_options){keep_no_eval != 0, (df_nnue_score_units)units};
     if (set_arg(&self->set, features) < 0 || dfpy_threads(threads, &self->threads) < 0 ||
         skip_options(&self->skip, &self->use_skip, skip) < 0 || make_specs(self, specs) < 0 ||

@@ -2,6 +2,7 @@
 """NNUE training data as nnue-pytorch's trainer takes it: :func:`nnue_batches` and
 :func:`nnue_features` (imported into ``dirfill``)."""
 import os
+import stat
 import warnings
 
 import numpy as np
@@ -35,6 +36,46 @@ def _format_of(source, format):
     return _FORMATS[format]
 
 
+def _is_file_object(source):
+    return hasattr(source, "read") and not isinstance(source, (str, bytes, os.PathLike))
+
+
+def _spec(source, format, cyclic, weigh):
+    """(source, format number, size in bytes or 0 when not known, where a file object read
+    again is sought first or -1): what the C reader takes. The sizes weigh a shuffle's picks
+    (weigh): a regular file's and a bytes object's are known, a seekable file object's from
+    where it is to its end. A cyclic run reads a file object again from where it is now, so it
+    must be seekable."""
+    number, size, start = _format_of(source, format), 0, -1
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            st = os.stat(source) if weigh else None
+            size = st.st_size if st and stat.S_ISREG(st.st_mode) else 0
+        except (OSError, ValueError):
+            pass  # the reader says why it cannot be opened
+    elif _is_file_object(source):
+        seekable = getattr(source, "seekable", None)
+        try:
+            can_seek = callable(seekable) and seekable()
+            if can_seek and (weigh or cyclic):
+                start = source.tell()
+                size = max(source.seek(0, os.SEEK_END) - start, 0)
+                source.seek(start)
+        except (OSError, ValueError):
+            can_seek, size = False, 0
+        if cyclic and not can_seek:
+            raise ValueError("cyclic=True reads each source again: %r is a file object that "
+                             "cannot seek back" % (source,))
+        if not cyclic:
+            start = -1
+    else:
+        try:
+            size = memoryview(source).nbytes
+        except TypeError:
+            pass  # the reader says the type is not a source
+    return (source, number, size, start)
+
+
 def _checked_rank_and_world_size(rank, world_size):
     """(rank, world_size) checked: both None (the whole input, 0 of 1) or both given."""
     if rank is None and world_size is None:
@@ -54,7 +95,7 @@ def _checked_rank_and_world_size(rank, world_size):
 
 def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None, threads=0,
                  rank=None, world_size=None, seed=5489, *, format=None, score_units="stockfish",
-                 keep_no_eval=False):
+                 keep_no_eval=False, shuffle=0, cyclic=False):
     """The entries of NNUE training data in batches of nnue-pytorch's ``SparseBatch`` layout.
 
     ``sources``: a path or a list of them (.binpack, .plain, .bin, .pgn, and bullet's .bf,
@@ -67,8 +108,8 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     Stockfish's internal units, the scale of .binpack data and of nnue-pytorch's loss) or
     ``'cp'``; positions whose move has none are dropped unless ``keep_no_eval`` (then unscored,
     32002). A PGN source that gives no entry is warned of once (``UserWarning``, saying why).
-    Each batch is a dict of numpy arrays of ``batch_size`` rows (the last shorter), row i one
-    entry:
+    Each batch is a dict of numpy arrays of ``batch_size`` rows (only the last of a run that is
+    not cyclic shorter: batches run on across the sources' ends), row i one entry:
 
     - ``is_white`` float32 (n,): 1.0 when White is to move, else 0.0 (their ``us``);
     - ``outcome`` float32 (n,): (result + 1) / 2 from the side to move's view: 0, 0.5, 1;
@@ -88,10 +129,22 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     (``filtered``, ``wld_filtered``, ``random_fen_skipping``, ``early_fen_skipping``,
     ``soft_early_fen_skipping``, ``simple_eval_skipping``, ``pc_y0`` .. ``pc_y4``,
     ``ply_x1`` .. ``ply_x4``, ``ply_y1`` .. ``ply_y4``) over their defaults (``{}``: their
-    ``DataloaderSkipConfig()``). The predicate is asked about every entry in input order on
+    ``DataloaderSkipConfig()``). The predicate is asked about every entry in the order read on
     one thread, its generator seeded by ``seed`` (5489, the default, draws as nnue-pytorch's
-    on one thread): the same seed, the same entries. The feature rows are computed on ``threads``
-    threads (0: every CPU) while the caller works; the same rows for any count.
+    on one thread): the same seed, the same entries. The feature rows are computed on
+    ``threads`` threads (0: every CPU) while the caller works; the same rows for any count.
+
+    ``shuffle``: 0 (the default) gives the entries in the sources' order; N > 0 shuffles them
+    as nnue-pytorch's loader does: pieces of the sources (a .binpack chunk, 1 MiB of another
+    format) are read from a source picked at random, weighted by the bytes left of each (equal
+    weights when some source's size is not known: a pipe, a file object that cannot seek), and
+    the kept entries fill a buffer of N that is shuffled and given, then the next (memory: N
+    entries of about 100 bytes; nnue-pytorch's is 1,048,576 per worker). The picks and the
+    shuffles draw from a generator seeded from ``seed`` too (docs/nnue.md): the same seed, the
+    same order, for any ``threads``; a pass gives every kept entry once. ``cyclic=True`` reads
+    each source again from its start when it ends, without end (a file object must be seekable:
+    it is read again from where it was), the skip predicate's draws going on; a source whose
+    pass gives no entry, or whose read fails, is not read again.
 
     ``rank``/``world_size``: this process's share (DDP): a .binpack's chunks rank, rank +
     world_size, ... of each file, as nnue-pytorch's loader shares them; another input's
@@ -114,15 +167,23 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     """
     if isinstance(sources, (str, bytes, os.PathLike)) or hasattr(sources, "read"):
         sources = [sources]
-    specs = [(s, _format_of(s, format)) for s in sources]
+    if isinstance(shuffle, bool) or not isinstance(shuffle, int) or not 0 <= shuffle < 1 << 32:
+        raise ValueError("shuffle must be an int from 0 to 2**32 - 1 entries, not %r"
+                         % (shuffle,))
+    if not isinstance(cyclic, bool):
+        raise TypeError("cyclic must be True or False, not %r" % (cyclic,))
+    sources = list(sources)
+    weigh = shuffle > 0 and len(sources) > 1
+    specs = [_spec(s, format, cyclic, weigh) for s in sources]
     rank, world_size = _checked_rank_and_world_size(rank, world_size)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
         raise ValueError("seed must be an int from 0 to 2**64 - 1, not %r" % (seed,))
     if score_units not in _SCORE_UNITS:
         raise ValueError("score_units must be 'stockfish' or 'cp', not %r" % (score_units,))
     it = _dirfill._nnue_batches(specs, batch_size, features, skip, threads, rank, world_size,
-                                seed, _SCORE_UNITS[score_units], bool(keep_no_eval))
-    return _NnueBatches(it, [s for s, _ in specs])
+                                seed, _SCORE_UNITS[score_units], bool(keep_no_eval), shuffle,
+                                cyclic)
+    return _NnueBatches(it, [spec[0] for spec in specs])
 
 
 class _NnueBatches:

@@ -36,7 +36,6 @@ reaches the main process as the dataset's dict only through the DataLoader's pic
 ``collate_fn`` of your own sees the worker's packed batch.
 """
 import functools
-import itertools
 import os
 import stat
 import warnings
@@ -391,55 +390,57 @@ class NNUEDataset(IterableDataset):
     """NNUE training data as nnue-pytorch's training step takes it, split between workers and
     ranks.
 
-    ``sources``, ``batch_size``, ``features``, ``skip``, ``seed`` and ``format`` as
-    :func:`dirfill.nnue_batches` takes them. Each item is the tuple nnue-pytorch's
-    ``SparseBatch.get_tensors`` gives: ``(us, them, white_indices, black_indices, outcome,
-    score, piece_count)``, us float32 (n, 1) 1.0 when White is to move, them 1 - us, the index
-    rows int32 (n, max_active) padded with -1, outcome and score float32 (n, 1) from the side
-    to move's view, piece_count int64 (n,). Use it as ``DataLoader(ds, batch_size=None,
-    num_workers=N)``. The shares: share ``rank * num_workers + worker`` of ``world_size *
-    num_workers`` (rank and world size given, else ``torch.distributed``'s when it is
-    initialized, else 0 of 1) reads what :func:`dirfill.nnue_batches` gives that rank: a
+    ``sources``, ``batch_size``, ``features``, ``skip``, ``seed``, ``format``, ``shuffle`` and
+    ``cyclic`` as :func:`dirfill.nnue_batches` takes them. Each item is the tuple
+    nnue-pytorch's ``SparseBatch.get_tensors`` gives: ``(us, them, white_indices,
+    black_indices, outcome, score, piece_count)``, us float32 (n, 1) 1.0 when White is to move,
+    them 1 - us, the index rows int32 (n, max_active) padded with -1, outcome and score float32
+    (n, 1) from the side to move's view, piece_count int64 (n,). Use it as ``DataLoader(ds,
+    batch_size=None, num_workers=N)``. The shares: share ``rank * num_workers + worker`` of
+    ``world_size * num_workers`` (rank and world size given, else ``torch.distributed``'s when
+    it is initialized, else 0 of 1) reads what :func:`dirfill.nnue_batches` gives that rank: a
     .binpack's chunks share, share + shares, ... (a file of one chunk is one share's), a .plain
-    or .bin file's entries round-robin; every entry is given exactly once. Each share asks its
-    own skip predicate, seeded with ``seed + share``. ``cyclic=True`` reads the input again
+    or .bin file's entries round-robin; every entry is given exactly once a pass. Each share
+    reads one :func:`dirfill.nnue_batches` with its own skip predicate and shuffle, seeded with
+    ``seed + share`` (5489, nnue-pytorch's, by default). ``shuffle=N`` gives each share's
+    entries shuffled in buffers of N, as nnue-pytorch's loader does (1,048,576 per worker
+    there; memory about 100 bytes an entry per share). ``cyclic=True`` reads the input again
     and again without end, as nnue-pytorch's loader does by default (what its
-    ``FixedNumBatchesDataset`` takes): pass k's predicate seeded with ``seed + share + k *
-    shares``. ``threads``: the library's threads per share. An error of a chunk or record is a warning (``warnings.warn``: its source, offset
-    and message), and reading goes on; a source that cannot be read raises
+    ``FixedNumBatchesDataset`` takes): every batch has ``batch_size`` rows, running on across
+    the files' ends and the passes, and the predicate's draws go on; a share that reads no
+    entry ends. Without it, each share's last batch may be shorter. ``threads``: the library's
+    threads per share. An error of a chunk or record is a warning (``warnings.warn``: its
+    source, offset and message), and reading goes on; a source that cannot be read raises
     :class:`dirfill.SourceError` after the batches of the others.
     """
 
     def __init__(self, sources, batch_size=16384, features=DEFAULT_FEATURES, *, skip=None,
-                 threads=1, seed=0, rank=None, world_size=None, format=None, cyclic=False):
+                 threads=1, seed=5489, rank=None, world_size=None, format=None, shuffle=0,
+                 cyclic=False):
         super().__init__()
         if isinstance(sources, (str, bytes, os.PathLike)):
             sources = [sources]
         self.sources = list(sources)
         self.options = {"batch_size": batch_size, "features": features, "skip": skip,
-                        "threads": threads, "format": format}
-        self.seed, self.rank, self.world_size, self.cyclic = seed, rank, world_size, cyclic
+                        "threads": threads, "format": format, "shuffle": shuffle,
+                        "cyclic": cyclic}
+        self.seed, self.rank, self.world_size = seed, rank, world_size
         # A malformed option fails here, not in a worker.
         nnue_batches(self.sources, seed=seed, **self.options).close()
 
     def __iter__(self):
         share, shares = _worker_share(self.rank, self.world_size)
-        for k in itertools.count():
-            given = 0
-            it = nnue_batches(self.sources, rank=share, world_size=shares,
-                              seed=(self.seed + share + k * shares) % (1 << 64), **self.options)
-            try:
-                for batch in it:
-                    for source, offset, _, message in batch["errors"]:
-                        warnings.warn("%s: byte %d: %s" % (self.sources[source], offset,
-                                                           message), stacklevel=2)
-                    if len(batch["score"]):
-                        given += 1
-                        yield self.tensors(batch)
-            finally:
-                it.close()
-            if not self.cyclic or not given:  # a share with nothing to read ends
-                return
+        it = nnue_batches(self.sources, rank=share, world_size=shares,
+                          seed=(self.seed + share) % (1 << 64), **self.options)
+        try:
+            for batch in it:
+                for source, offset, _, message in batch["errors"]:
+                    warnings.warn("%s: byte %d: %s" % (self.sources[source], offset, message),
+                                  stacklevel=2)
+                if len(batch["score"]):
+                    yield self.tensors(batch)
+        finally:
+            it.close()
 
     @staticmethod
     def tensors(batch):

@@ -555,3 +555,100 @@ def test_nnue_pytorch_factorised_name(data):
     assert np.array_equal(a["white"], b["white"]) and np.array_equal(a["black"], b["black"])
     with pytest.raises(ValueError, match="HalfKAv2_hm\\^"):
         dirfill.nnue_batches(data.parts[0], 50, "Full_Threats^")
+
+
+# ---- shuffle and cyclic ----
+
+def spearman(order):
+    """Spearman's rank correlation of positions 0, 1, ... with order (a permutation)."""
+    n = len(order)
+    d = np.arange(n, dtype=np.float64) - np.asarray(order, np.float64)
+    return 1 - 6 * float((d * d).sum()) / (n * (n * n - 1))
+
+
+def file_positions(rows, file_rows):
+    """Where each of rows stands in file_rows (a row met again takes its next place)."""
+    places = {}
+    for i, r in enumerate(file_rows):
+        places.setdefault(r, []).append(i)
+    return [places[r].pop(0) for r in rows]
+
+
+@pytest.mark.parametrize("shuffle", [1000, 1 << 20])
+def test_shuffled_pass_gives_every_entry_once_on_any_threads(data, shuffle):
+    sources = [data.binpack, data.plain, data.bin]
+    every = all_rows(dirfill.nnue_batches(sources, 4096, "HalfKAv2_hm"))
+    runs = []
+    for threads in (1, 2, 4):
+        batches = list(dirfill.nnue_batches(sources, 500, "HalfKAv2_hm", threads=threads,
+                                            shuffle=shuffle, seed=7))
+        assert [len(b["score"]) for b in batches[:-1]] == [500] * (len(batches) - 1)
+        runs.append(all_rows(batches))
+    assert runs[0] == runs[1] == runs[2]  # the same seed, the same order, for any threads
+    assert sorted(runs[0]) == sorted(every) and runs[0] != every
+    other = all_rows(dirfill.nnue_batches(sources, 500, "HalfKAv2_hm", shuffle=shuffle, seed=8))
+    assert sorted(other) == sorted(every) and other != runs[0]
+    # The shares of two ranks, each shuffled, are every entry once.
+    shares = [all_rows(dirfill.nnue_batches(sources, 500, "HalfKAv2_hm", rank=r, world_size=2,
+                                            shuffle=shuffle)) for r in range(2)]
+    assert sorted(shares[0] + shares[1]) == sorted(every)
+
+
+def test_shuffle_unrelated_to_the_file_order(data):
+    """A buffer that holds the whole input: the order given passes a rank test against the
+    file's order, which the file's own order (shuffle=0, rho 1) fails."""
+    file_rows = all_rows(dirfill.nnue_batches(data.bin, 4096, "HalfKAv2_hm"))
+    bound = 4 / (len(file_rows) - 1) ** 0.5  # four standard deviations of a random order's rho
+    assert bound < 0.1
+    for shuffle, passes in ((0, False), (len(file_rows), True), (1 << 20, True)):
+        rows = all_rows(dirfill.nnue_batches(data.bin, 4096, "HalfKAv2_hm", shuffle=shuffle))
+        rho = spearman(file_positions(rows, file_rows))
+        assert (abs(rho) < bound) == passes, (shuffle, rho)
+
+
+def test_cyclic_batches_are_full_across_ends_and_passes(data):
+    sizes = [len(all_rows(dirfill.nnue_batches(p, 4096, "HalfKAv2_hm"))) for p in data.parts]
+    total = sum(sizes)
+    assert all(s % 700 for s in sizes) and total % 700  # every file end falls inside a batch
+    for shuffle in (0, 3000):
+        it = dirfill.nnue_batches(data.parts, 700, "HalfKAv2_hm", shuffle=shuffle, cyclic=True)
+        batches = [next(it) for _ in range(3 * total // 700 + 2)]  # over three passes
+        it.close()
+        assert [len(b["score"]) for b in batches] == [700] * len(batches)
+        rows = all_rows(batches)
+        if not shuffle:  # the passes one after the other, in the files' order
+            once = all_rows(dirfill.nnue_batches(data.parts, 4096, "HalfKAv2_hm"))
+            assert rows[:3 * total] == once * 3
+        assert it.stats["entries"] >= 3 * total
+
+
+def test_cyclic_sources_read_again(data, tmp_path):
+    raw = open(data.bin, "rb").read()
+    once = all_rows(dirfill.nnue_batches(raw, 4096, format="bin"))
+    n = len(once)
+    for source in (io.BytesIO(raw), raw, data.bin):
+        it = dirfill.nnue_batches(source, 1000, format="bin", cyclic=True)
+        rows = all_rows(next(it) for _ in range(2 * n // 1000 + 1))
+        it.close()
+        assert rows[:2 * n] == once * 2
+    # A file object is read again from where it was when the run began.
+    f = io.BytesIO(b"\xee" * 40 + raw)  # a record that is no position, before where it is
+    f.seek(40)
+    it = dirfill.nnue_batches(f, 1000, format="bin", cyclic=True)
+    batches = [next(it) for _ in range(2 * n // 1000 + 1)]
+    it.close()
+    assert all_rows(batches)[:2 * n] == once * 2
+    assert [e for b in batches for e in b["errors"]] == []
+    # A file object that cannot seek back cannot be read again: refused before any read.
+    with pytest.raises(ValueError, match="cyclic"):
+        dirfill.nnue_batches(FailingFile(raw, len(raw)), 1000, format="bin", cyclic=True)
+    # A share with no entry ends, cyclic or not.
+    assert list(dirfill.nnue_batches(data.parts[0], 100, rank=1, world_size=2, cyclic=True)) == []
+
+
+def test_shuffle_and_cyclic_are_checked(data):
+    for exc, kw in ((ValueError, dict(shuffle=-1)), (ValueError, dict(shuffle=1 << 32)),
+                    (ValueError, dict(shuffle=True)), (ValueError, dict(shuffle=2.0)),
+                    (TypeError, dict(cyclic=1)), (TypeError, dict(cyclic="yes"))):
+        with pytest.raises(exc):
+            dirfill.nnue_batches(data.bin, **kw)

@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: MIT
 """dirfill.torch.NNUEDataset: nnue-pytorch's training tuple, every entry exactly once under a
 DataLoader with 0 to 4 workers and over ranks; and examples/nnue_train.py trains."""
+
+
+
+import gc
+import itertools
 import os
 import subprocess
 import sys
@@ -105,6 +110,44 @@ def test_cyclic_reads_again(data):
     assert len(passes) > 2 * len(all_rows(dirfill.nnue_batches(data.bin, 400, skip={})))
     empty = NNUEDataset(data.parts[0], 400, cyclic=True, rank=1, world_size=2)
     assert list(empty) == []  # a share without entries does not loop for ever
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")
+def test_shuffled_shares_give_every_entry_once(data):
+    """Shuffled, the DataLoader's workers and the ranks still give every entry once, in an
+    order of the seed's: the same seed the same batches, another seed others."""
+    sources = [data.binpack, data.bin]
+    every = sorted(all_rows(dirfill.nnue_batches(sources, 4096, "HalfKAv2_hm")))
+    for workers in (0, 2):
+        ds = NNUEDataset(sources, 300, "HalfKAv2_hm", shuffle=1000, seed=3)
+        got = [as_batch(t) for t in DataLoader(ds, batch_size=None, num_workers=workers)]
+        assert sorted(all_rows(got)) == every
+        assert all_rows(got) != sorted(all_rows(got))
+        again = [as_batch(t) for t in DataLoader(ds, batch_size=None, num_workers=workers)]
+        assert all_rows(again) == all_rows(got)
+    other = [as_batch(t) for t in NNUEDataset(sources, 300, "HalfKAv2_hm", shuffle=1000, seed=4)]
+    assert all_rows(other) != all_rows([as_batch(t) for t in NNUEDataset(
+        sources, 300, "HalfKAv2_hm", shuffle=1000, seed=3)])
+    got = []
+    for rank in range(2):  # 2 ranks x 2 workers: four shuffled shares
+        ds = NNUEDataset(sources, 300, "HalfKAv2_hm", shuffle=1000, rank=rank, world_size=2)
+        got += [as_batch(t) for t in DataLoader(ds, batch_size=None, num_workers=2)]
+    assert sorted(all_rows(got)) == every
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")
+@pytest.mark.parametrize("shuffle", [0, 2000])
+@pytest.mark.parametrize("workers", [0, 2])
+def test_cyclic_batches_are_full(data, shuffle, workers):
+    """cyclic=True: every batch has batch_size rows, across the files' ends and the passes
+    (a pass per iterator would end each with a short batch: 300, ..., 117, 300, ...)."""
+    total = len(all_rows(dirfill.nnue_batches(data.parts, 4096, "HalfKAv2_hm")))
+    assert total % 300
+    ds = NNUEDataset(data.parts, 300, "HalfKAv2_hm", shuffle=shuffle, cyclic=True)
+    sizes = [len(t[0]) for t in itertools.islice(DataLoader(ds, batch_size=None,
+                                                            num_workers=workers),
+                                                 3 * total // 300 + 4)]
+    assert sizes == [300] * len(sizes)
 
 
 def test_chunk_errors_warn_and_options_are_checked(data, tmp_path):

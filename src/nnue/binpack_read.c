@@ -456,3 +456,18 @@ df_nnue_next df__binpack_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_err
         return got;
     }
 }
+
+bool df__binpack_chunk_over(const df_nnue_reader *r)
+{
+    const df__binpack_state *bp = &r->bp;
+    return !bp->active || (!bp->plies_left && bp->len - bp->pos < DF__CHAIN_HEAD);
+}
+
+void df__binpack_release(df_nnue_reader *r)
+{
+    df__binpack_state *bp = &r->bp;
+    if (!df__binpack_chunk_over(r)) return;
+    free(bp->chunk);
+    bp->chunk = NULL;
+    bp->cap = 0;
+}

@@ -136,6 +136,12 @@ struct df_nnue_reader {
 };
 
 df_nnue_next df__binpack_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err);
+/* .binpack: the chunk being decoded has no entry left (or none is being decoded): the next
+ * entry is another chunk's. What a shuffling stream reads as one piece (stream.c). */
+bool df__binpack_chunk_over(const df_nnue_reader *r);
+/* .binpack: frees the chunk's buffer between chunks (the next chunk takes a new one), so that a
+ * stream of many inputs holds one chunk at a time, not one per input. */
+void df__binpack_release(df_nnue_reader *r);
 df_nnue_next df__plain_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err);
 df_nnue_next df__bin_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err);
 df_nnue_next df__pgn_next(df_nnue_reader *r, df_nnue_entry *out, df_nnue_error *err);

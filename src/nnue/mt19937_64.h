@@ -46,4 +46,20 @@ static inline uint64_t df__mt_next(df__mt19937_64 *g)
     return y ^ (y >> 43);
 }
 
+/* A number drawn uniformly from 0 to n - 1 (n > 0): Lemire's multiply-and-reject, the high half
+ * of a draw times n, drawn again in the rare case the low half falls in the biased part. */
+static inline uint64_t df__mt_below(df__mt19937_64 *g, uint64_t n)
+{
+    for (;;) {
+        const uint64_t x = df__mt_next(g);
+        /* x * n as 128 bits, from 32-bit halves (no 128-bit type in C11). */
+        const uint64_t xl = (uint32_t)x, xh = x >> 32, nl = (uint32_t)n, nh = n >> 32;
+        const uint64_t ll = xl * nl, lh = xl * nh, hl = xh * nl, hh = xh * nh;
+        const uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+        const uint64_t high = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+        const uint64_t low = (mid << 32) | (uint32_t)ll;
+        if (low >= n || low >= (0 - n) % n) return high;
+    }
+}
+
 #endif

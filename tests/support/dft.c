@@ -326,6 +326,13 @@ uint64_t dft_mt19937_64_nth(uint64_t seed, unsigned n)
     return x;
 }
 
+void dft_mt19937_64_first(uint64_t *out, size_t n, uint64_t seed)
+{
+    df__mt19937_64 g;
+    df__mt_seed(&g, seed);
+    for (size_t i = 0; i < n; i++) out[i] = df__mt_next(&g);
+}
+
 void dft_folder_names(const char *folder, char *out, size_t size)
 {
     struct dirent **list;

@@ -39,6 +39,8 @@ df_bb dft_rand_bb(void);
 /* The n-th output (from 1) of the skip predicate's generator (src/nnue/mt19937_64.h) seeded
  * with seed. */
 uint64_t dft_mt19937_64_nth(uint64_t seed, unsigned n);
+/* The first n outputs of std::mt19937_64 seeded with seed, into out. */
+void dft_mt19937_64_first(uint64_t *out, size_t n, uint64_t seed);
 
 /* A random board with one king per side (adjacent in one board of 64), any side to move,
  * density from sparse to crowded; castling and en passant empty; key computed. */

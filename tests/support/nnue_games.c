@@ -3,6 +3,7 @@
 #include "nnue_games.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "dft.h"
 #include "pgngen.h"
@@ -55,4 +56,35 @@ void dft_game_entries(dft_entries *out, uint64_t *rng, int games, const dft_game
         pgngen_truth_free(&t);
     }
     pgngen_text_free(&text);
+}
+
+void dft_mem_put(dft_mem *m, const void *data, size_t n)
+{
+    if (m->len + n > m->cap) {
+        m->cap = (m->len + n) * 2 + 64;
+        m->p = realloc(m->p, m->cap);
+        assert_non_null(m->p);
+    }
+    memcpy(m->p + m->len, data, n);
+    m->len += n;
+}
+
+long dft_mem_write(void *ctx, const char *buf, size_t n)
+{
+    dft_mem_put(ctx, buf, n);
+    return (long)n;
+}
+
+dft_mem dft_nnue_write_all(df_nnue_format format, const df_nnue_entry *es, size_t n)
+{
+    dft_mem out = {0};
+    df_nnue_writer *w = df_nnue_writer_to_function(format, dft_mem_write, &out);
+    assert_non_null(w);
+    for (size_t i = 0; i < n; i++) {
+        df_nnue_error err;
+        const df_status s = df_nnue_write(w, &es[i], &err);
+        if (s != DF_OK) fail_msg("entry %zu: %s", i, err.message);
+    }
+    assert_int_equal(DF_OK, df_nnue_writer_close(w));
+    return out;
 }

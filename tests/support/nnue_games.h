@@ -32,4 +32,17 @@ typedef struct dft_game_style {
  * games' (an unfinished game's drawn at random), from each side to move's view. */
 void dft_game_entries(dft_entries *out, uint64_t *rng, int games, const dft_game_style *style);
 
+/* Bytes in memory, written by a writer (dft_mem_write) or by hand; {0} is empty. */
+typedef struct dft_mem {
+    unsigned char *p;
+    size_t len, cap;
+} dft_mem;
+
+/* Appends n bytes (a cmocka failure when memory runs out). */
+void dft_mem_put(dft_mem *m, const void *data, size_t n);
+/* A writer's function (df_nnue_writer_to_function) appending to the dft_mem ctx. */
+long dft_mem_write(void *ctx, const char *buf, size_t n);
+/* es[0, n) written in format to memory (a cmocka failure when one is refused). */
+dft_mem dft_nnue_write_all(df_nnue_format format, const df_nnue_entry *es, size_t n);
+
 #endif
