@@ -173,3 +173,68 @@ def test_train_example(data):
     assert "60/60 loss" in run.stdout
     first, last = [float(x) for x in run.stdout.split("mean loss")[1].split()[:3:2]]
     assert last < first
+
+
+# ---- examples/nnue_pytorch_loaders.py: nnue-pytorch's make_data_loaders, read by dirfill ----
+
+#: nnue-pytorch's make_data_loaders (train.py at 9f72946): its parameters, in order, the
+#: stand-in the recipe must keep to.
+NNUE_PYTORCH_PARAMETERS = ["train_filenames", "val_filenames", "feature_name", "num_workers",
+                           "batch_size", "config", "epoch_size", "val_size", "pin_memory",
+                           "queue_size_limit", "prefetch_device", "rank", "world_size"]
+
+
+class DataloaderSkipConfig:
+    """A stand-in for nnue-pytorch's data_loader.DataloaderSkipConfig: its fields and
+    defaults, plus its param_index, which is no skip option."""
+
+    def __init__(self, **changes):
+        self.filtered, self.wld_filtered = True, True
+        self.random_fen_skipping, self.early_fen_skipping = 0, -1
+        self.soft_early_fen_skipping, self.simple_eval_skipping, self.param_index = 20, -1, 0
+        self.pc_y0, self.pc_y1, self.pc_y2, self.pc_y3, self.pc_y4 = 0.0, 0.4, 1.0, 1.0, 0.75
+        self.ply_x1, self.ply_x2, self.ply_x3, self.ply_x4 = 0.0, 0.0, 0.0, 0.0
+        self.ply_y1, self.ply_y2, self.ply_y3, self.ply_y4 = 1.0, 1.0, 1.0, 1.0
+        self.__dict__.update(changes)
+
+
+def recipe():
+    sys.path.insert(0, os.path.join(ROOT, "examples"))
+    try:
+        import nnue_pytorch_loaders
+    finally:
+        sys.path.pop(0)
+    return nnue_pytorch_loaders
+
+
+def test_recipe_is_nnue_pytorchs_make_data_loaders(data):
+    """Called as nnue-pytorch's train.py calls its own: the same parameters; epoch_size //
+    (batch_size * world_size) full batches of its training tuple an epoch, the next epoch going
+    on; its trainer's feature name; its skip config; a validation loader of its own files."""
+    import inspect
+    r = recipe()
+    assert list(inspect.signature(r.make_data_loaders).parameters) == NNUE_PYTORCH_PARAMETERS
+    r.SHUFFLE = 4096  # these few entries: a million would read them over and over first
+    train, val = r.make_data_loaders([data.binpack], [data.plain],
+                                     "Full_Threats+PP_3Wide+HalfKAv2_hm^", 1, 256,
+                                     DataloaderSkipConfig(), 256 * 5, 256 * 2, pin_memory=False,
+                                     queue_size_limit=100, prefetch_device="cpu", rank=0,
+                                     world_size=1)
+    assert len(train) == 5 and len(val) == 2
+    epochs = [list(train), list(train)]
+    for batch in epochs[0] + epochs[1] + list(val):
+        us, them, white, black, outcome, score, pc = batch
+        assert us.shape == them.shape == outcome.shape == score.shape == (256, 1)
+        assert white.shape == black.shape == (256, 288) and pc.shape == (256,)
+        assert us.dtype == torch.float32 and white.dtype == torch.int32 and pc.dtype == torch.int64
+        # nnue-pytorch's default skip config leaves out what it filters: no score of "none"
+        assert not (score == 32002).any()
+    assert not torch.equal(epochs[0][0][2], epochs[1][0][2])  # the second epoch goes on
+    # Ranks: each its own share, both the recipe's loaders.
+    t0, v0 = r.make_data_loaders([data.binpack], None, "HalfKAv2_hm", 1, 100,
+                                 DataloaderSkipConfig(filtered=False, wld_filtered=False,
+                                                      soft_early_fen_skipping=0, pc_y1=1.0,
+                                                      pc_y4=1.0, pc_y0=1.0),
+                                 400, 0, False, 100, rank=1, world_size=2)
+    assert v0 is None and len(t0) == 2
+    assert [b[0].shape[0] for b in t0] == [100, 100]
