@@ -1,7 +1,27 @@
 # SPDX-License-Identifier: MIT
 """What the PGN and NNUE readers share: :class:`SourceError` for a source that could not be
-read to its end, the next batch of a C reader (that error once the reader is done), and the
-dict of their results whose keys of earlier releases say what they became."""
+read to its end, the next batch of a C reader (that error once the reader is done), the
+readers still open when the interpreter exits, and the dict of their results whose keys of
+earlier releases say what they became."""
+import atexit
+import weakref
+
+#: The batch iterators not yet done: their reader threads are stopped before the interpreter
+#: exits (a reader that calls a file object's read() as the interpreter finalizes would be
+#: ended in the middle of the library's code).
+_OPEN_READERS = weakref.WeakSet()
+
+
+def _closed_at_exit(reader):
+    """reader (an iterator with close()), to be closed when the interpreter exits."""
+    _OPEN_READERS.add(reader)
+    return reader
+
+
+@atexit.register
+def _close_open_readers():
+    for reader in list(_OPEN_READERS):
+        reader.close()
 
 
 class SourceError(OSError):

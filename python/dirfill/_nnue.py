@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 
 from . import _dirfill
-from ._batches import _next_batch, _Renamed
+from ._batches import _closed_at_exit, _next_batch, _Renamed
 
 #: The formats by name, for ``format=``: what the C readers number them.
 _FORMATS = {"binpack": 0, "plain": 1, "bin": 2, "pgn": 3, "bulletformat": 4, "marlinformat": 5,
@@ -183,7 +183,7 @@ def nnue_batches(sources, batch_size=16384, features=DEFAULT_FEATURES, skip=None
     it = _dirfill._nnue_batches(specs, batch_size, features, skip, threads, rank, world_size,
                                 seed, _SCORE_UNITS[score_units], bool(keep_no_eval), shuffle,
                                 cyclic)
-    return _NnueBatches(it, [spec[0] for spec in specs])
+    return _closed_at_exit(_NnueBatches(it, [spec[0] for spec in specs]))
 
 
 class _NnueBatches:

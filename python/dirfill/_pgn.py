@@ -5,7 +5,7 @@ columns, all at once (:func:`pgn_positions`) or in batches of a fixed size
 from collections.abc import Mapping
 
 from . import _dirfill
-from ._batches import _REMOVED_KEYS, _next_batch, _Renamed, _source_error
+from ._batches import _REMOVED_KEYS, _closed_at_exit, _next_batch, _Renamed, _source_error
 
 #: pgn_positions' result for a game with no result ("*").
 RESULT_UNKNOWN = -128
@@ -226,7 +226,7 @@ def pgn_batches(source, batch_size=4096, *, threads=0, planes=False, chess960=Fa
                                headers=columns is None or "headers" in columns,
                                lazy_headers=True, view=view, min_ply=min_ply, max_ply=max_ply,
                                min_clock=min_clock, require_eval=require_eval)
-    return _PgnBatches(it, columns)
+    return _closed_at_exit(_PgnBatches(it, columns))
 
 
 class _PgnBatches:

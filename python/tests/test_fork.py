@@ -276,3 +276,44 @@ def test_a_forked_child_exits_normally(kind, how):
     r = subprocess.run([sys.executable, "-c", SCRIPT, kind, how], capture_output=True,
                        text=True, timeout=TIMEOUT + 30)
     assert r.returncode == 0, (r.returncode, r.stderr)
+
+
+EXIT_OPEN = textwrap.dedent("""
+    import atexit, io, os, sys
+    # Registered first, so run last: after the package's own handler at exit.
+    atexit.register(lambda: print("threads at exit", len(os.listdir("/proc/self/task")),
+                                  flush=True))
+    import dirfill
+
+    raw = open(sys.argv[1], "rb").read()
+
+    class Endless(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def read(self, size=-1):
+            return raw[:size]  # the file's start, again and again
+
+    print("threads before", len(os.listdir("/proc/self/task")), flush=True)
+    if sys.argv[2] == "nnue":
+        it = dirfill.nnue_batches(Endless(), 100, format="plain", threads=1)
+    else:
+        it = dirfill.pgn_batches(Endless(), 100, threads=1)
+    next(it)
+""")
+
+
+@pytest.mark.parametrize("kind", ["nnue", "pgn"])
+def test_readers_open_at_exit_are_stopped_first(tmp_path, kind):
+    """An iterator still reading a file object when the interpreter exits: its reader thread is
+    stopped and joined before the interpreter finalizes (else the thread, calling read() as
+    the interpreter goes, is ended in the middle of the library's code)."""
+    path = tmp_path / "data"
+    path.write_bytes(PLAIN if kind == "nnue" else PGN)
+    r = subprocess.run([sys.executable, "-c", EXIT_OPEN, str(path), kind], capture_output=True,
+                       text=True, timeout=6 * TIMEOUT)
+    assert r.returncode == 0, r.stderr
+    before = int(r.stdout.split("threads before")[1].split()[0])
+    at_exit = int(r.stdout.split("threads at exit")[1].split()[0])
+    assert at_exit == before, r.stdout
+    assert "AddressSanitizer" not in r.stderr
